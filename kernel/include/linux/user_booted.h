@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Notification of the end of userspace boot.
+ * See Documentation/core-api/user_booted.rst.
+ */
+#ifndef _LINUX_USER_BOOTED_H
+#define _LINUX_USER_BOOTED_H
+
+#include <linux/notifier.h>
+#include <linux/types.h>
+#include <uapi/linux/user_booted.h>
+
+/**
+ * enum user_booted_reason - why userspace boot ended
+ * @USER_BOOTED_UNREPORTED: init was not expected to report (no
+ *	``user_booted_reported``): boot ended when init was launched, as
+ *	it always did.
+ * @USER_BOOTED_CMDLINE: ``sysctl.kernel.user_booted=1`` on the kernel
+ *	command line: boot ended when init was launched.
+ * @USER_BOOTED_REPORTED: userspace wrote 1 to ``kernel.user_booted``.
+ * @USER_BOOTED_TIMEOUT: init was expected to report and did not do so
+ *	within ``kernel.user_booted_timeout`` seconds.
+ *
+ * Passed as the @action argument to user_booted notifiers.
+ */
+enum user_booted_reason {
+	USER_BOOTED_UNREPORTED = 1,
+	USER_BOOTED_CMDLINE,
+	USER_BOOTED_REPORTED,
+	USER_BOOTED_TIMEOUT,
+};
+
+bool user_booted(void);
+bool user_booted_report_expected(void);
+enum user_booted_reason user_booted_reason(void);
+const char *user_booted_reason_name(enum user_booted_reason reason);
+int user_booted_register_notifier(struct notifier_block *nb);
+int user_booted_unregister_notifier(struct notifier_block *nb);
+
+void user_booted_init_launched(void);
+
+#endif /* _LINUX_USER_BOOTED_H */

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tell the kernel when userspace has finished booting.
+ *
+ * The in-kernel boot ends when init is launched, but a modern boot goes on in
+ * userspace for seconds after that.  Subsystems that keep boot-time behaviour
+ * (RCU's expedited grace periods, for one) subscribe here and are told when
+ * userspace boot ends: when init writes 1 to kernel.user_booted, when a
+ * fallback timeout expires, or, if init was not expected to report (no
+ * user_booted_reported on the command line), at init launch as before.
+ *
+ * See Documentation/core-api/user_booted.rst.
+ */
+
+#define pr_fmt(fmt) "user_booted: " fmt
+
+#include <linux/capability.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/kstrtox.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/sysctl.h>
+#include <linux/timekeeping.h>
+#include <linux/user_booted.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+
+#include "user_booted_internal.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/user_booted.h>
+
+/* Longest fallback an admin may ask for: a day. */
+#define USER_BOOTED_TIMEOUT_MAX	(24 * 60 * 60)
+
+VISIBLE_IF_KUNIT void user_booted_state_init(struct user_booted_state *s)
+{
+	mutex_init(&s->lock);
+	RAW_INIT_NOTIFIER_HEAD(&s->chain);
+	s->nr_subscribers = 0;
+	s->reason = 0;
+	s->booted = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(user_booted_state_init);
+
+/*
+ * End boot once: the first caller tells every subscriber, in process context
+ * with @s->lock held; later callers wait for that and return false.
+ */
+VISIBLE_IF_KUNIT bool user_booted_state_end(struct user_booted_state *s,
+					    enum user_booted_reason reason)
+{
+	bool first;
+
+	mutex_lock(&s->lock);
+	first = !s->reason;
+	if (first) {
+		s->reason = reason;
+		raw_notifier_call_chain(&s->chain, reason, NULL);
+		/* Pairs with smp_load_acquire() in user_booted(). */
+		smp_store_release(&s->booted, true);
+	}
+	mutex_unlock(&s->lock);
+	return first;
+}
+EXPORT_SYMBOL_IF_KUNIT(user_booted_state_end);
+
+/* A subscriber that comes late is told at once, with the same reason. */
+VISIBLE_IF_KUNIT int user_booted_state_register(struct user_booted_state *s,
+						struct notifier_block *nb)
+{
+	int ret;
+
+	mutex_lock(&s->lock);
+	ret = raw_notifier_chain_register(&s->chain, nb);
+	if (!ret) {
+		s->nr_subscribers++;
+		if (s->reason)
+			nb->notifier_call(nb, s->reason, NULL);
+	}
+	mutex_unlock(&s->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(user_booted_state_register);
+
+VISIBLE_IF_KUNIT int user_booted_state_unregister(struct user_booted_state *s,
+						  struct notifier_block *nb)
+{
+	int ret;
+
+	mutex_lock(&s->lock);
+	ret = raw_notifier_chain_unregister(&s->chain, nb);
+	if (!ret)
+		s->nr_subscribers--;
+	mutex_unlock(&s->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(user_booted_state_unregister);
+
+static struct user_booted_state user_booted_state = {
+	.lock = __MUTEX_INITIALIZER(user_booted_state.lock),
+	.chain = RAW_NOTIFIER_INIT(user_booted_state.chain),
+};
+
+static bool report_expected = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED);
+static unsigned int timeout_secs = CONFIG_USER_BOOTED_TIMEOUT;
+
+/*
+ * Set once by kernel_init() when it launches init.  Before that the only
+ * possible writer of kernel.user_booted is do_sysctl_args(), and its request
+ * waits for the launch.
+ */
+static bool init_launched;
+static bool cmdline_requested;
+static unsigned long launch_jiffies;
+static u64 launch_ns;
+
+static DEFINE_MUTEX(timeout_lock);	/* timeout_secs vs. re-arming */
+static void user_booted_timeout_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(timeout_work, user_booted_timeout_fn);
+static DEFINE_CTL_TABLE_POLL(user_booted_poll);
+
+static const char * const reason_names[] = {
+	[USER_BOOTED_UNREPORTED] = "unreported",
+	[USER_BOOTED_CMDLINE] = "cmdline",
+	[USER_BOOTED_REPORTED] = "reported",
+	[USER_BOOTED_TIMEOUT] = "timeout",
+};
+
+/**
+ * user_booted() - has userspace finished booting?
+ *
+ * Cheap enough for any path: one load.
+ *
+ * Return: true once userspace boot has ended and every subscriber has been
+ * told, false while it is booting.
+ */
+bool user_booted(void)
+{
+	return smp_load_acquire(&user_booted_state.booted);
+}
+EXPORT_SYMBOL_GPL(user_booted);
+
+/**
+ * user_booted_report_expected() - will init report the end of its boot?
+ *
+ * Return: true if the kernel waits for init to write kernel.user_booted
+ * (``user_booted_reported`` or CONFIG_USER_BOOTED_REPORTED), false if
+ * userspace boot ends when init is launched.  Fixed once the command line
+ * has been parsed.
+ */
+bool user_booted_report_expected(void)
+{
+	return report_expected;
+}
+EXPORT_SYMBOL_GPL(user_booted_report_expected);
+
+/**
+ * user_booted_reason() - why userspace boot ended
+ *
+ * Return: the &enum user_booted_reason, or 0 while userspace is booting.
+ */
+enum user_booted_reason user_booted_reason(void)
+{
+	return user_booted() ? user_booted_state.reason : 0;
+}
+EXPORT_SYMBOL_GPL(user_booted_reason);
+
+/**
+ * user_booted_reason_name() - name of a reason, for messages
+ * @reason: an &enum user_booted_reason
+ *
+ * Return: "unreported", "cmdline", "reported", "timeout", or "booting" for
+ * anything else.
+ */
+const char *user_booted_reason_name(enum user_booted_reason reason)
+{
+	if (reason >= USER_BOOTED_UNREPORTED && reason < ARRAY_SIZE(reason_names))
+		return reason_names[reason];
+	return "booting";
+}
+EXPORT_SYMBOL_GPL(user_booted_reason_name);
+
+/**
+ * user_booted_register_notifier() - be told when userspace boot ends
+ * @nb: notifier; its callback gets the &enum user_booted_reason as @action
+ *	and NULL as @data
+ *
+ * The callback runs once, in process context, and may sleep.  If userspace
+ * boot has already ended it runs before this function returns, with the
+ * reason boot ended for.  It must not register or unregister user_booted
+ * notifiers itself.
+ *
+ * Return: 0, or -EEXIST if @nb is already registered.
+ */
+int user_booted_register_notifier(struct notifier_block *nb)
+{
+	return user_booted_state_register(&user_booted_state, nb);
+}
+EXPORT_SYMBOL_GPL(user_booted_register_notifier);
+
+/**
+ * user_booted_unregister_notifier() - stop being told
+ * @nb: notifier passed to user_booted_register_notifier()
+ *
+ * Waits for a notification in progress to finish.
+ *
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int user_booted_unregister_notifier(struct notifier_block *nb)
+{
+	return user_booted_state_unregister(&user_booted_state, nb);
+}
+EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
+
+static void user_booted_end(enum user_booted_reason reason)
+{
+	u64 since_launch = ktime_get_ns() - launch_ns;
+	u64 start = ktime_get_ns();
+
+	if (!user_booted_state_end(&user_booted_state, reason))
+		return;
+	cancel_delayed_work(&timeout_work);
+	proc_sys_poll_notify(&user_booted_poll);
+	trace_user_booted(reason, since_launch, current);
+	if (reason == USER_BOOTED_TIMEOUT)
+		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to %s or tune user_booted_timeout=\n",
+			READ_ONCE(timeout_secs), USER_BOOTED_SYSCTL_PATH);
+	pr_info("userspace boot ended (%s) %llu.%03llu s after init launch, by %s[%d]; %u subscribers told in %llu us\n",
+		reason_names[reason], since_launch / NSEC_PER_SEC,
+		since_launch % NSEC_PER_SEC / NSEC_PER_MSEC, current->comm,
+		task_pid_nr(current), user_booted_state.nr_subscribers,
+		(ktime_get_ns() - start) / NSEC_PER_USEC);
+}
+
+static void user_booted_timeout_fn(struct work_struct *work)
+{
+	user_booted_end(USER_BOOTED_TIMEOUT);
+}
+
+/* (Re)arm the fallback to fire timeout_secs after init launch. */
+static void user_booted_arm_timeout(void)
+{
+	unsigned long deadline;
+
+	lockdep_assert_held(&timeout_lock);
+	if (!READ_ONCE(init_launched) || !report_expected || user_booted())
+		return;
+	deadline = launch_jiffies + msecs_to_jiffies(timeout_secs * MSEC_PER_SEC);
+	/* A deadline already past fires at once: shortening takes effect now. */
+	mod_delayed_work(system_wq, &timeout_work,
+			 time_after(deadline, jiffies) ? deadline - jiffies : 0);
+}
+
+/**
+ * user_booted_init_launched() - kernel_init() is about to launch init
+ *
+ * Ends userspace boot at once unless init is expected to report, and
+ * otherwise starts the fallback timeout.
+ */
+void user_booted_init_launched(void)
+{
+	launch_ns = ktime_get_ns();
+	launch_jiffies = jiffies;
+	WRITE_ONCE(init_launched, true);
+
+	if (cmdline_requested) {
+		user_booted_end(USER_BOOTED_CMDLINE);
+	} else if (!report_expected) {
+		user_booted_end(USER_BOOTED_UNREPORTED);
+	} else {
+		mutex_lock(&timeout_lock);
+		user_booted_arm_timeout();
+		mutex_unlock(&timeout_lock);
+	}
+}
+
+/* Exactly "1" or "1\n" at offset 0: anything else is a mistake worth an error. */
+static bool user_booted_write_valid(const char *buf, size_t len, loff_t pos)
+{
+	return !pos && (len == 1 || (len == 2 && buf[1] == '\n')) && buf[0] == '1';
+}
+
+static int user_booted_sysctl(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int val = user_booted();
+	struct ctl_table t = { .data = &val, .maxlen = sizeof(val) };
+
+	if (!write)
+		return proc_dointvec(&t, 0, buffer, lenp, ppos);
+
+	/* The file is 0666 so that container root gets EPERM, not EACCES. */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!user_booted_write_valid(buffer, *lenp, *ppos))
+		return -EINVAL;
+	*ppos += *lenp;
+
+	if (READ_ONCE(init_launched))
+		user_booted_end(USER_BOOTED_REPORTED);
+	else
+		cmdline_requested = true;
+	return 0;
+}
+
+static int user_booted_timeout_sysctl(const struct ctl_table *table, int write,
+				      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret;
+
+	mutex_lock(&timeout_lock);
+	ret = proc_douintvec_minmax(table, write, buffer, lenp, ppos);
+	if (!ret && write)
+		user_booted_arm_timeout();
+	mutex_unlock(&timeout_lock);
+	return ret;
+}
+
+static unsigned int timeout_max = USER_BOOTED_TIMEOUT_MAX;
+
+static struct ctl_table user_booted_table[] = {
+	{
+		.procname	= "user_booted",
+		.mode		= 0666,
+		.proc_handler	= user_booted_sysctl,
+		.poll		= &user_booted_poll,
+	},
+	{
+		.procname	= "user_booted_timeout",
+		.data		= &timeout_secs,
+		.maxlen		= sizeof(timeout_secs),
+		.mode		= 0644,
+		.proc_handler	= user_booted_timeout_sysctl,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &timeout_max,
+	},
+};
+
+static int __init user_booted_sysctl_init(void)
+{
+	register_sysctl_init("kernel", user_booted_table);
+	return 0;
+}
+subsys_initcall(user_booted_sysctl_init);
+
+static int __init user_booted_reported_setup(char *arg)
+{
+	if (!arg)
+		report_expected = true;
+	else if (kstrtobool(arg, &report_expected))
+		return -EINVAL;
+	return 0;
+}
+early_param("user_booted_reported", user_booted_reported_setup);
+
+static int __init user_booted_timeout_setup(char *arg)
+{
+	unsigned int secs;
+
+	if (!arg || kstrtouint(arg, 0, &secs) || !secs ||
+	    secs > USER_BOOTED_TIMEOUT_MAX)
+		return -EINVAL;
+	timeout_secs = secs;
+	return 0;
+}
+early_param("user_booted_timeout", user_booted_timeout_setup);

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Boot a kernel under QEMU and turn what the guest says into an exit status.
+#
+#   qemu-run.sh [-k KERNEL] [-i INITRD] [-d DISK] [-a APPEND] [-s SMP]
+#               [-t TIMEOUT] [-l LOG]
+#
+# The guest ends its console output with "UB-VERDICT: pass" or
+# "UB-VERDICT: fail".  Exit status: 0 pass, 1 fail, 2 the guest panicked,
+# hung, printed a kernel warning or gave no verdict.  KVM is used when a probe
+# shows it works, TCG otherwise.  SMP defaults to 2.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+kernel=$BUILD/bzImage initrd= disk= append= smp=${SMP:-2} timeout=300 log=
+while getopts k:i:d:a:s:t:l: opt; do
+	case $opt in
+	k) kernel=$OPTARG ;; i) initrd=$OPTARG ;; d) disk=$OPTARG ;;
+	a) append=$OPTARG ;; s) smp=$OPTARG ;; t) timeout=$OPTARG ;; l) log=$OPTARG ;;
+	*) die "usage: see the top of $0" ;;
+	esac
+done
+[ -n "$log" ] || log=$(mktemp "$BUILD/qemu-XXXXXX.log")
+
+# Nested KVM often opens /dev/kvm and then fails: try it once, remember.
+accel() {
+	local cache=$BUILD/.accel
+	if [ ! -f "$cache" ]; then
+		if [ -w /dev/kvm ] && timeout 20 qemu-system-x86_64 -accel kvm -M q35 -nodefaults \
+			-display none -no-reboot -kernel /dev/null </dev/null >/dev/null 2>&1; then
+			echo kvm > "$cache"
+		else
+			echo tcg > "$cache"
+		fi
+	fi
+	cat "$cache"
+}
+
+args=(-accel "$(accel)" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
+      -serial stdio -kernel "$kernel"
+      -append "console=ttyS0 panic=-1 oops=panic $append")
+[ "$(accel)" = kvm ] && args+=(-cpu host)
+[ -n "$initrd" ] && args+=(-initrd "$initrd")
+[ -n "$disk" ] && args+=(-drive "file=$disk,format=raw,if=virtio,cache=unsafe")
+
+start=$(date +%s.%N)
+set +e
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$log" 2>&1
+qemu_rc=$?
+set -e
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+
+if grep -q 'Kernel panic' "$log"; then
+	verdict="panic"
+elif [ $qemu_rc -eq 124 ] || [ $qemu_rc -eq 137 ]; then
+	verdict="timeout after ${timeout}s"
+elif grep -qE '^\[[ 0-9.]+\] (WARNING:|BUG:|UBSAN:|possible recursive locking|.*circular locking|.*inconsistent lock state)' "$log"; then
+	verdict="kernel warning"
+elif grep -q '^UB-VERDICT: pass' "$log"; then
+	printf 'qemu: pass (%.1fs, %s, %s vCPUs) %s\n' "$secs" "$(accel)" "$smp" "$log" >&2
+	exit 0
+elif grep -q '^UB-VERDICT: fail' "$log"; then
+	printf 'qemu: FAIL (%.1fs) %s\n' "$secs" "$log" >&2
+	exit 1
+else
+	verdict="no verdict (qemu exit $qemu_rc)"
+fi
+printf 'qemu: %s (%.1fs), log %s; last lines:\n' "$verdict" "$secs" "$log" >&2
+grep -E 'WARNING:|BUG:|panic|lock' "$log" | head -5 >&2 || true
+tail -n 15 "$log" >&2
+exit 2

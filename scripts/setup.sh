@@ -1,0 +1,6 @@
+#!/bin/bash
+# Install every package the build, the tests and the systemd plugin need.
+set -eu
+. "$(dirname "$0")/lib.sh"
+mapfile -t plugin_deps < <(grep -v '^#' "$TOP/systemd-plugin/DEPS" 2>/dev/null || true)
+need_packages "${HOST_PACKAGES[@]}" "${plugin_deps[@]}"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Assemble the patched Linux tree in build/linux-$KERNEL.
+#
+# The first run extracts Debian's linux-source tarball once and commits it as
+# the base.  Every run turns series.conf into one commit per patch of the
+# series (new files copied in, patches applied with git apply) and checks the
+# last one out.  git only rewrites files whose content changed, so make only
+# rebuilds what an edit touched.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+export GIT_AUTHOR_NAME="user_booted developers" GIT_AUTHOR_EMAIL="user-booted@example.org"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+# Fixed dates: an unchanged step keeps its commit id from run to run.
+export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
+
+git_tree() { git -C "$TREE" "$@"; }
+
+if ! git_tree rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+	[ -f "$LINUX_TARBALL" ] || die "$LINUX_TARBALL missing: run scripts/setup.sh"
+	log "extracting $LINUX_TARBALL into $TREE (once)"
+	rm -rf "$TREE" && mkdir -p "$TREE"
+	tar -xf "$LINUX_TARBALL" -C "$TREE" --strip-components=1
+	git_tree init -q
+	git_tree config core.autocrlf false
+	git_tree config gc.auto 0
+	git_tree add -A -f  # Debian's .gitignore ignores everything
+	git_tree commit -q -m "Debian linux-source-$KERNEL"
+	git_tree tag base
+fi
+
+# commit_step PARENT SLUG FILE...: one commit of the series on top of PARENT.
+commit_step() {
+	local parent=$1 slug=$2 src dst blob msg=$TOP/series/$2.txt
+	shift 2
+	local idx=$BUILD/.series-index
+	GIT_INDEX_FILE=$idx git_tree read-tree "$parent"
+	while [ $# -gt 0 ]; do
+		src=$1 dst=$2
+		shift 2
+		if [ "$dst" = - ]; then
+			GIT_INDEX_FILE=$idx git_tree apply --cached --whitespace=error-all "$TOP/$src" ||
+				die "$src does not apply"
+		else
+			blob=$(git_tree hash-object -w "$TOP/$src")
+			GIT_INDEX_FILE=$idx git_tree update-index --add --cacheinfo "100644,$blob,$dst"
+		fi
+	done
+	[ -f "$msg" ] || die "series/$slug.txt missing (commit message for step $slug)"
+	GIT_INDEX_FILE=$idx git_tree write-tree | xargs -I{} git -C "$TREE" commit-tree {} -p "$parent" -F "$msg"
+}
+
+head=$(git_tree rev-parse base)
+slug= files=()
+while read -r a b; do
+	case $a in ''|'#'*) continue ;; esac
+	if [ "$a" = patch ]; then
+		[ -n "$slug" ] && head=$(commit_step "$head" "$slug" "${files[@]}")
+		slug=$b files=()
+	else
+		files+=("$a" "${b:--}")
+	fi
+done < "$TOP/series.conf"
+[ -n "$slug" ] && head=$(commit_step "$head" "$slug" "${files[@]}")
+
+git_tree update-ref refs/heads/series "$head"
+git_tree checkout -q -f --detach series
+echo "$TREE"
