@@ -29,8 +29,8 @@
 #endif
 
 #define UNIT		"user-booted.service"
-/* Pulled in early so the helper listens before startup can finish. */
-#define WANTED_BY	"sysinit.target"
+/* Where systemd.wants= and most services hook into a normal boot. */
+#define WANTED_BY	"default.target"
 #define CMDLINE_SWITCH	"user_booted.auto"
 
 static const char *root = "";	/* prefix for every absolute path read */
@@ -41,6 +41,14 @@ static const char *rooted(char buf[PATH_MAX], const char *path)
 	if (snprintf(buf, PATH_MAX, "%s%s", root, path) >= PATH_MAX)
 		return "/nonexistent";	/* only a test root can be that long */
 	return buf;
+}
+
+/* buf = dir/name; -ENAMETOOLONG if it does not fit. */
+static int path_join(char buf[PATH_MAX], const char *dir, const char *name)
+{
+	int n = snprintf(buf, PATH_MAX, "%s/%s", dir, name);
+
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
 static void log_msg(int level, const char *fmt, ...)
@@ -238,8 +246,7 @@ static bool unit_masked(void)
 	struct stat st;
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/" UNIT, dirs[i]);
-		if (stat(rooted(rbuf, path), &st) < 0)
+		if (path_join(path, dirs[i], UNIT) < 0 || stat(rooted(rbuf, path), &st) < 0)
 			continue;
 		if ((S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) ||
 		    (S_ISREG(st.st_mode) && st.st_size == 0))
@@ -254,10 +261,14 @@ static const char unit_text[] =
 	"[Unit]\n"
 	"Description=Report the end of userspace boot to the kernel\n"
 	"Documentation=man:user-booted-generator(8) man:user-booted-notify(8)\n"
-	"# Started early so it listens before startup can finish. Nothing is\n"
-	"# ordered after it and Type=exec ends its start job as soon as it runs:\n"
-	"# it must not hold up the startup it waits for.\n"
+	"# It must not hold up the startup it waits for: nothing is ordered after\n"
+	"# it, and Type=exec ends its start job as soon as the helper runs.\n"
+	"# Starting after default.target spares it (and PID 1) the stream of\n"
+	"# signals the private bus carries during boot; a StartupFinished it\n"
+	"# missed shows in FinishTimestampMonotonic. No default dependencies:\n"
+	"# default.target must not get an ordering on it back.\n"
 	"DefaultDependencies=no\n"
+	"After=" WANTED_BY "\n"
 	"Conflicts=shutdown.target\n"
 	"Before=shutdown.target\n"
 	"IgnoreOnIsolate=yes\n"
@@ -276,7 +287,8 @@ static int write_unit(const char *dir)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/" UNIT, dir);
+	if (path_join(path, dir, UNIT) < 0)
+		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
@@ -297,8 +309,8 @@ static int enable_unit(const char *dir)
 	char wants[PATH_MAX], link[PATH_MAX], old[PATH_MAX];
 	ssize_t n;
 
-	snprintf(wants, sizeof(wants), "%s/" WANTED_BY ".wants", dir);
-	snprintf(link, sizeof(link), "%s/" UNIT, wants);
+	if (path_join(wants, dir, WANTED_BY ".wants") < 0 || path_join(link, wants, UNIT) < 0)
+		return -ENAMETOOLONG;
 	if (mkdir(wants, 0755) < 0 && errno != EEXIST)
 		return -errno;
 
