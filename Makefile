@@ -1,0 +1,47 @@
+# user_booted: build, boot, test.  See README.md.
+SHELL := /bin/bash
+KERNEL ?= 6.12
+export KERNEL
+B := build
+GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
+
+.PHONY: all setup tree kernel kernel-debug guest-bin run test series lint bench clean distclean
+all: kernel
+
+setup:
+	@scripts/setup.sh
+
+tree: setup
+	@scripts/tree.sh >/dev/null
+
+kernel: tree
+	@scripts/build-kernel.sh qemu >/dev/null
+
+kernel-debug: tree
+	@scripts/build-kernel.sh debug >/dev/null
+
+# Static programs for the guest: the selftests and the benchmark tools.
+guest-bin: setup
+	@mkdir -p $(B)/guest-bin
+	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/membarrier_lat bench/membarrier_lat.c
+
+# README command 1: build the patched kernel, boot it, show the notification.
+run: kernel guest-bin
+	@scripts/initramfs.sh qemu $(B)/initramfs-demo.cpio.gz
+	@scripts/qemu-run.sh -i $(B)/initramfs-demo.cpio.gz -l $(B)/demo.log -t 300 \
+		-a "ub.run=demo user_booted_reported user_booted_timeout=120" ; rc=$$?; \
+	sed -n '/^demo:/p;/^ok /p;/^not ok/p;/== timeline/,/UB-VERDICT/p' $(B)/demo.log | grep -v UB-VERDICT; \
+	echo "full console log: $(B)/demo.log"; exit $$rc
+
+# README command 2: every test; ends with "N passed, N failed".
+test:
+	@scripts/test.sh
+
+series: tree
+	@scripts/series.sh
+
+clean:
+	rm -rf $(B)/obj-* $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series
+
+distclean:
+	rm -rf $(B)
