@@ -139,6 +139,7 @@ static const char * const reason_names[] = {
  */
 bool user_booted(void)
 {
+	/* Pairs with smp_store_release() in user_booted_state_end(). */
 	return smp_load_acquire(&user_booted_state.booted);
 }
 EXPORT_SYMBOL_GPL(user_booted);

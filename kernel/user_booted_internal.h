@@ -22,7 +22,7 @@
  * The system has one; the KUnit test makes its own.
  */
 struct user_booted_state {
-	struct mutex lock;
+	struct mutex lock;	/* end of boot vs. (un)registration */
 	struct raw_notifier_head chain;
 	unsigned int nr_subscribers;
 	enum user_booted_reason reason;

@@ -243,6 +243,7 @@ static struct kunit_suite user_booted_test_suite = {
 	.name = "user_booted",
 	.test_cases = user_booted_test_cases,
 };
+
 kunit_test_suite(user_booted_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the user_booted state machine");
