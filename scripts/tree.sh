@@ -9,7 +9,9 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-export GIT_AUTHOR_NAME="user_booted developers" GIT_AUTHOR_EMAIL="user-booted@example.org"
+# The author matches the Signed-off-by: placeholder of series/*.txt, which
+# checkpatch requires (scripts/lint.sh).
+export GIT_AUTHOR_NAME="Your Name" GIT_AUTHOR_EMAIL="you@example.org"
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 # Fixed dates: an unchanged step keeps its commit id from run to run.
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
