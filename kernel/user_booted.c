@@ -159,15 +159,15 @@ bool user_booted_report_expected(void)
 EXPORT_SYMBOL_GPL(user_booted_report_expected);
 
 /**
- * user_booted_reason() - why userspace boot ended
+ * user_booted_get_reason() - why userspace boot ended
  *
  * Return: the &enum user_booted_reason, or 0 while userspace is booting.
  */
-enum user_booted_reason user_booted_reason(void)
+enum user_booted_reason user_booted_get_reason(void)
 {
 	return user_booted() ? user_booted_state.reason : 0;
 }
-EXPORT_SYMBOL_GPL(user_booted_reason);
+EXPORT_SYMBOL_GPL(user_booted_get_reason);
 
 /**
  * user_booted_reason_name() - name of a reason, for messages

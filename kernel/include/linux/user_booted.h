@@ -32,7 +32,7 @@ enum user_booted_reason {
 
 bool user_booted(void);
 bool user_booted_report_expected(void);
-enum user_booted_reason user_booted_reason(void);
+enum user_booted_reason user_booted_get_reason(void);
 const char *user_booted_reason_name(enum user_booted_reason reason);
 int user_booted_register_notifier(struct notifier_block *nb);
 int user_booted_unregister_notifier(struct notifier_block *nb);
