@@ -40,6 +40,10 @@ test:
 series: tree
 	@scripts/series.sh
 
+# The series' quality gates (checkpatch, kernel-doc, docs), as TAP.
+lint: setup
+	@scripts/lint.sh
+
 clean:
 	rm -rf $(B)/obj-* $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series
 
