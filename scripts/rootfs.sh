@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the ext4 root image for the systemd end-to-end boot: Debian bookworm
 # (mmdebstrap minbase + systemd-sysv + udev) with the systemd plugin installed
-# by "meson install --destdir" and the e2e probe unit.  Prints the image path.
+# by "meson install --destdir" and the e2e units.  Prints the image path.
 #
 # The debootstrapped base is cached as build/rootfs/base-<hash>.tar, <hash>
 # being that of the recipe below, so it is rebuilt when the recipe changes.
@@ -46,8 +46,7 @@ stage=$(mktemp -d "$cache/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 tar -C "$stage" -xpf "$base"
 meson install -C "$pbuild" --no-rebuild --destdir "$stage" >/dev/null
-install -D -m 0644 "$plugin/tests/e2e/user-booted-e2e.service" \
-	"$stage/etc/systemd/system/user-booted-e2e.service"
+install -m 0644 "$plugin"/tests/e2e/*.service "$stage/etc/systemd/system/"
 install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$stage/usr/local/libexec/user-booted-e2e"
 echo e2e >"$stage/etc/hostname"
 # A fixed identity: not a first boot, the same journal every run.

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,21 +84,25 @@ static int write_user_booted(void)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/* How we learnt that startup finished, for the log; NULL while it has not. */
+static const char *finished_by;
+
 static int on_startup_finished(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	(void)m;
+	(void)userdata;
 	(void)error;
-	*(bool *)userdata = true;
+	finished_by = "the StartupFinished signal";
 	return 0;
 }
 
 /*
- * Connects to PID 1 and sets *finished if startup has already finished.
+ * Connects to PID 1 and sets finished_by if startup has already finished.
  * The match goes in before the timestamp is read: a StartupFinished sent
  * after the read reaches the match, one sent before shows in the timestamp.
  * PID 1 sends its signals to every private-bus peer, no Subscribe() needed.
  */
-static int connect_manager(sd_bus **ret, bool *finished)
+static int connect_manager(sd_bus **ret)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus *bus = NULL;
@@ -114,7 +117,7 @@ static int connect_manager(sd_bus **ret, bool *finished)
 		r = sd_bus_start(bus);
 	if (r >= 0)
 		r = sd_bus_match_signal(bus, NULL, NULL, MANAGER_PATH, MANAGER_IFACE,
-					"StartupFinished", on_startup_finished, finished);
+					"StartupFinished", on_startup_finished, NULL);
 	if (r >= 0)
 		r = sd_bus_get_property_trivial(bus, "org.freedesktop.systemd1", MANAGER_PATH,
 						MANAGER_IFACE, "FinishTimestampMonotonic",
@@ -127,7 +130,7 @@ static int connect_manager(sd_bus **ret, bool *finished)
 		return r;
 	}
 	if (ts > 0)
-		*finished = true;
+		finished_by = "FinishTimestampMonotonic: it finished before we connected";
 	*ret = bus;
 	return 0;
 }
@@ -138,17 +141,16 @@ static int connect_manager(sd_bus **ret, bool *finished)
  */
 static int wait_for_startup(uint64_t deadline)
 {
-	bool finished = false;
 	sd_bus *bus = NULL;
 	int r;
 
-	r = connect_manager(&bus, &finished);
+	r = connect_manager(&bus);
 	if (r < 0) {
 		fprintf(stderr, SD_ERR "Cannot talk to systemd on %s: %s\n", PRIVATE_BUS, strerror(-r));
 		return r;
 	}
 
-	while (!finished) {
+	while (!finished_by) {
 		uint64_t now = now_usec();
 
 		if (read_user_booted() == USER_BOOTED_YES) {
@@ -166,7 +168,7 @@ static int wait_for_startup(uint64_t deadline)
 		if (!bus) {
 			/* PID 1 re-executed: it is back in a moment. */
 			usleep(100 * 1000);
-			(void)connect_manager(&bus, &finished);
+			(void)connect_manager(&bus);
 			continue;
 		}
 		r = sd_bus_process(bus, NULL);
@@ -179,7 +181,7 @@ static int wait_for_startup(uint64_t deadline)
 			bus = sd_bus_flush_close_unref(bus);
 		}
 	}
-	if (finished)
+	if (finished_by)
 		r = 1;
 	sd_bus_flush_close_unref(bus);
 	return r;
@@ -253,6 +255,7 @@ int main(int argc, char *argv[])
 		fprintf(stderr, SD_ERR "Failed to write %s: %s\n", USER_BOOTED_SYSCTL_PATH, strerror(-r));
 		return EXIT_FAILURE;
 	}
-	fprintf(stderr, SD_INFO "systemd startup finished: reported the end of userspace boot to the kernel\n");
+	fprintf(stderr, SD_INFO "systemd startup finished (learnt from %s): reported the end of userspace boot to the kernel\n",
+		finished_by);
 	return EXIT_SUCCESS;
 }

@@ -79,11 +79,11 @@ check "logs one kmsg record, daemon.info, with name and pid" t_kmsg_format
 t_unit_text() {
 	mkroot; gen
 	u=$root/out/$unit
-	grep -qx "ExecStart=$notify" "$u" && grep -qx "Type=exec" "$u" &&
+	grep -qx "ExecStart=$notify" "$u" && grep -qx "Type=simple" "$u" &&
 		grep -qx "After=default.target" "$u" && grep -qx "DefaultDependencies=no" "$u" &&
 		! grep -q '^Before=default.target' "$u" && ! grep -q '^RemainAfterExit' "$u"
 }
-check "unit runs the installed helper, Type=exec, after default.target" t_unit_text
+check "unit runs the installed helper, Type=simple, after default.target" t_unit_text
 
 t_verify() {
 	mkroot; gen
