@@ -21,9 +21,14 @@ kernel-debug: tree
 	@scripts/build-kernel.sh debug >/dev/null
 
 # Static programs for the guest: the selftests and the benchmark tools.
+# The kselftests include "../kselftest_harness.h": resolve it from a directory
+# one level below the tree's selftests (the harness itself needs the -Wno-s).
+KSFT := $(B)/linux-$(KERNEL)/tools/testing/selftests
 guest-bin: setup
 	@mkdir -p $(B)/guest-bin
 	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/membarrier_lat bench/membarrier_lat.c
+	@gcc $(GUEST_CFLAGS) -Wno-unused-parameter -Wno-clobbered -I$(KSFT)/kselftest \
+		-o $(B)/guest-bin/user_booted_test selftests/user_booted/user_booted_test.c -lpthread
 
 # README command 1: build the patched kernel, boot it, show the notification.
 run: kernel guest-bin

@@ -1,0 +1,41 @@
+# Run the user_booted kselftest in the guest: source it from a boot-*.sh.
+#
+#   run_selftest [FILTER...]   kselftest_harness filters (-r fixture.case,
+#                              -f fixture, ...) picking the cases this boot is
+#                              made for
+#
+# The cases run strict (USER_BOOTED_STRICT=1): one that cannot run in this
+# boot fails instead of skipping.  Their TAP goes to the console in one piece
+# after the run, so that kernel messages do not split its lines, followed by
+# one more case: the kernel log holds no WARNING, BUG, KASAN or lockdep
+# report.  Returns non-zero if anything failed.
+. /ub/lib.sh
+
+# What the kernel prints when something is wrong (qemu-run.sh checks the
+# console for the same, but the console can interleave lines).
+KERNEL_ERRORS='WARNING:|BUG:|UBSAN:|Oops|general protection fault|INFO: task .* blocked|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage'
+
+check_kernel_log() {
+	if dmesg | grep -E "$KERNEL_ERRORS" > /tmp/kernel-errors; then
+		not_ok "kernel log: no WARNING, BUG, KASAN or lockdep report"
+		head -n 20 /tmp/kernel-errors | sed 's/^/# /'
+	else
+		ok "kernel log: no WARNING, BUG, KASAN or lockdep report"
+	fi
+}
+
+run_selftest() {
+	local rc start
+
+	# The initramfs root comes out 0700 (mktemp -d): let nobody reach /proc.
+	chmod 755 /
+	start=$(cut -d' ' -f1 /proc/uptime)
+	USER_BOOTED_STRICT=1 /ub/user_booted_test "$@" > /tmp/selftest.out 2>&1
+	rc=$?
+	cat /tmp/selftest.out
+	echo "# user_booted_test $*: exit $rc after $(awk -v s="$start" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
+	# Number the extra case after the kselftest's own.
+	tap_n=$(grep -cE '^(not )?ok [0-9]+' /tmp/selftest.out)
+	check_kernel_log
+	[ "$rc" -eq 0 ] && tap_done
+}
