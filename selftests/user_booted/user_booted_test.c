@@ -63,6 +63,7 @@
 /* Long enough for a wrong wake-up to happen. */
 #define QUIET_MS		300
 #define NO_SUBSCRIBER	"cannot load user_booted_subscriber (CONFIG_SAMPLE_USER_BOOTED=m)"
+#define NO_SYSCTL	"no " USER_BOOTED_SYSCTL_PATH ": kernel without user_booted"
 
 /* The kernel's own record of the end of boot, and its fallback warning. */
 #define LOG_BOOT_END		"user_booted: userspace boot ended ("
@@ -108,6 +109,11 @@ static void sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+static bool have_user_booted(void)
+{
+	return !access(USER_BOOTED_SYSCTL_PATH, F_OK);
 }
 
 static bool strict_mode(void)
@@ -966,6 +972,8 @@ TEST(timeout_rejects_values_out_of_range)
 	size_t i;
 	int err;
 
+	if (!can_run(_metadata, have_user_booted(), NO_SYSCTL))
+		SKIP(return, "%s", NO_SYSCTL);
 	ASSERT_LT(0, timeout) TH_LOG("cannot read %s", USER_BOOTED_TIMEOUT_SYSCTL_PATH);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		take_snapshot(&before);
@@ -990,8 +998,11 @@ FIXTURE(booting) {
 FIXTURE_SETUP(booting)
 {
 	const char *why = "userspace boot has ended; needs a boot with user_booted_reported";
-	int state = read_state();
+	int state;
 
+	if (!can_run(_metadata, have_user_booted(), NO_SYSCTL))
+		SKIP(return, "%s", NO_SYSCTL);
+	state = read_state();
 	ASSERT_LE(0, state) TH_LOG("cannot read %s: %s", USER_BOOTED_SYSCTL_PATH,
 				   strerror(-state));
 	if (!can_run(_metadata, state == USER_BOOTED_NO, why))
@@ -1109,6 +1120,8 @@ FIXTURE_SETUP(boot_end)
 {
 	const char *why = "userspace boot has ended; needs a boot with user_booted_reported";
 
+	if (!can_run(_metadata, have_user_booted(), NO_SYSCTL))
+		SKIP(return, "%s", NO_SYSCTL);
 	if (!can_run(_metadata, read_state() == USER_BOOTED_NO, why))
 		SKIP(return, "%s", why);
 	self->subscribers = load_subscriber();
@@ -1189,6 +1202,7 @@ struct writer {
 	pthread_barrier_t *go;
 	const char *path;
 	const char *text;
+	unsigned int delay_us;	/* after the barrier, before writing */
 	int fd;
 	pid_t tid;
 	int err;
@@ -1198,10 +1212,14 @@ static void *writer_fn(void *arg)
 {
 	struct writer *w = arg;
 	size_t len = strlen(w->text);
+	struct timespec delay = { 0, w->delay_us * 1000L };
 	ssize_t ret;
 
 	w->tid = gettid();
 	pthread_barrier_wait(w->go);
+	/* Sleep, not spin: let the kworker have the CPU meanwhile. */
+	if (w->delay_us)
+		nanosleep(&delay, NULL);
 	ret = write(w->fd, w->text, len);
 	w->err = ret < 0 ? errno : ret == (ssize_t)len ? 0 : -1;
 	return NULL;
@@ -1271,13 +1289,16 @@ TEST_F(boot_end, concurrent_reports_end_boot_once)
 
 /*
  * Shortening the timeout below the time since init launch fires it at once,
- * in a kworker: that races with reports written at the same moment.
- * Whichever wins, boot ends once and every subscriber is told once.
+ * in a kworker: that races with reports written at the same moment, and a
+ * little later (staggered over a few ms, from a random start, so that runs
+ * see both winners).  Whichever wins, boot ends once and every subscriber
+ * is told once.
  */
 TEST_F_TIMEOUT(boot_end, report_racing_timeout_ends_boot_once, 60)
 {
 	struct writer w[NR_RACING_REPORTERS + 1] = { 0 };
 	int n = NR_RACING_REPORTERS + 1;
+	unsigned int jitter_us;
 	struct boot_end_line e;
 	pthread_barrier_t go;
 	long reason;
@@ -1290,6 +1311,9 @@ TEST_F_TIMEOUT(boot_end, report_racing_timeout_ends_boot_once, 60)
 	ASSERT_EQ(0, pthread_barrier_init(&go, NULL, n + 1));
 	/* w[0] shortens the timeout to 1 s, the others report. */
 	ASSERT_EQ(0, start_writers(w, 1, &go, USER_BOOTED_TIMEOUT_SYSCTL_PATH, "1\n"));
+	jitter_us = (getpid() ^ time(NULL)) % 2000;
+	for (i = 1; i < n; i++)
+		w[i].delay_us = jitter_us + (i - 1) * 250;
 	ASSERT_EQ(0, start_writers(w + 1, n - 1, &go, USER_BOOTED_SYSCTL_PATH,
 				   USER_BOOTED_WRITE));
 	pthread_barrier_wait(&go);
@@ -1308,7 +1332,8 @@ TEST_F_TIMEOUT(boot_end, report_racing_timeout_ends_boot_once, 60)
 	reason = subscriber_param("last_reason");
 	ASSERT_TRUE(reason == REASON_REPORTED || reason == REASON_TIMEOUT)
 		TH_LOG("last_reason %ld", reason);
-	TH_LOG("the %s won", reason == REASON_TIMEOUT ? "timeout" : "report");
+	TH_LOG("the %s won (reports from %u us after the timeout)",
+	       reason == REASON_TIMEOUT ? "timeout" : "report", jitter_us);
 	expect_told_once(_metadata, self->subscribers, reason);
 	expect_boot_end_line(_metadata, reason, 0, &e);
 	if (reason == REASON_TIMEOUT) {
@@ -1403,6 +1428,8 @@ FIXTURE_SETUP(booted)
 {
 	const char *why = "userspace boot has not ended yet: booted.* runs after it";
 
+	if (!can_run(_metadata, have_user_booted(), NO_SYSCTL))
+		SKIP(return, "%s", NO_SYSCTL);
 	if (!can_run(_metadata, read_state() == USER_BOOTED_YES, why))
 		SKIP(return, "%s", why);
 }
@@ -1522,6 +1549,8 @@ FIXTURE(boot_path) {
 
 FIXTURE_SETUP(boot_path)
 {
+	if (!can_run(_metadata, have_user_booted(), NO_SYSCTL))
+		SKIP(return, "%s", NO_SYSCTL);
 	self->subscribers = load_subscriber();
 	if (!can_run(_metadata, self->subscribers > 0, NO_SUBSCRIBER))
 		SKIP(return, "%s", NO_SUBSCRIBER);
