@@ -24,11 +24,12 @@ check_kernel_log() {
 	fi
 }
 
+# The initramfs root comes out 0700 (mktemp -d): let nobody reach /proc.
+chmod 755 /
+
 run_selftest() {
 	local rc start
 
-	# The initramfs root comes out 0700 (mktemp -d): let nobody reach /proc.
-	chmod 755 /
 	start=$(cut -d' ' -f1 /proc/uptime)
 	USER_BOOTED_STRICT=1 /ub/user_booted_test "$@" > /tmp/selftest.out 2>&1
 	rc=$?

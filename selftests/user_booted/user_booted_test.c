@@ -837,6 +837,9 @@ static void check_privilege(struct __test_metadata *_metadata, enum identity who
 		ASSERT_EQ(0, a.setup_err)
 			TH_LOG("cannot become %s: %s", identity_names[who],
 			       strerror(a.setup_err));
+		ASSERT_NE(-EACCES, a.state)
+			TH_LOG("%s cannot reach %s: is / or /proc not searchable?",
+			       identity_names[who], USER_BOOTED_SYSCTL_PATH);
 		EXPECT_EQ(before.state, a.state)
 			TH_LOG("%s must be able to read the state", identity_names[who]);
 		EXPECT_EQ(0, a.open_err)
