@@ -27,6 +27,7 @@ KSFT := $(B)/linux-$(KERNEL)/tools/testing/selftests
 guest-bin: setup
 	@mkdir -p $(B)/guest-bin
 	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/membarrier_lat bench/membarrier_lat.c
+	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/bench_guest bench/bench_guest.c
 	@gcc $(GUEST_CFLAGS) -Wno-unused-parameter -Wno-clobbered -I$(KSFT)/kselftest \
 		-o $(B)/guest-bin/user_booted_test selftests/user_booted/user_booted_test.c -lpthread
 
@@ -48,6 +49,14 @@ series: tree
 # The series' quality gates (checkpatch, kernel-doc, docs), as TAP.
 lint: setup
 	@scripts/lint.sh
+
+# The benchmark study (bench/README.md): BOOTS= boots per arm and workload
+# (default 24), results in bench/results/.  Not part of make test.  Uses
+# build/bzImage as it is; builds it only if missing.
+bench: setup
+	@[ -f $(B)/bzImage ] || $(MAKE) --no-print-directory kernel
+	@$(MAKE) --no-print-directory guest-bin
+	@bench/run.sh
 
 clean:
 	rm -rf $(B)/obj-* $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series

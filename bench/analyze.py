@@ -1,0 +1,759 @@
+#!/usr/bin/python3
+"""Analysis of "make bench" (bench/run.sh).
+
+  analyze.py parse WORKDIR OUTDIR   console logs -> OUTDIR/{wl12,wl3,wl4,runs}.csv, setup.txt
+  analyze.py report OUTDIR          CSVs -> OUTDIR/report.md and OUTDIR/*.png
+
+The report stage needs only the committed CSVs and setup.txt, so anyone can
+re-run it.  Statistics (see bench/prereg.json, fixed before the data):
+medians with distribution-free order-statistic confidence intervals,
+Mann-Whitney U p-values between arms, Hodges-Lehmann shift (or ratio, on log
+values) with the Moses confidence interval, and Paul McKenney's sign test
+for the ratio targets.  Uses scipy, numpy and matplotlib from Debian.
+"""
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import sys
+
+import numpy as np
+from scipy import stats
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONF = 0.95
+
+# ---------------------------------------------------------------- parsing
+
+ARMS = {
+    "A": "A stock",
+    "B": "B reported",
+    "C": "C rcu_expedited=1",
+    "D": "D timeout 15 s",
+}
+
+
+def kv(s):
+    """'a=1 b=x' -> dict; values that look like numbers become floats."""
+    out = {}
+    for tok in s.split():
+        if "=" not in tok:
+            continue
+        k, v = tok.split("=", 1)
+        try:
+            out[k] = float(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+RCU_RE = re.compile(r"rcu: userspace boot \(ended: (\w+)\) waited for (\d+) RCU/SRCU grace periods, "
+                    r"(\d+) expedited, (\d+) ms in all; init waited for (\d+), (\d+) ms")
+END_RE = re.compile(r"\[ *([0-9.]+)\] user_booted: userspace boot ended \((\w+)\) ([0-9.]+) s after "
+                    r"init launch, by (.*)\[\d+\]; (\d+) subscribers told in (\d+) us")
+INIT_RE = re.compile(r"\[ *([0-9.]+)\] Run /init as init process")
+PHASE_RE = re.compile(r"\[ *([0-9.]+)\] bench: phase=(\w+)")
+
+
+def parse_bench_log(path):
+    row = {}
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\r\n")
+        if not line.startswith("BENCH "):
+            continue
+        body = line[6:]
+        if body.startswith("dmesg "):
+            m = RCU_RE.search(body)
+            if m:
+                row.update(rcu_reason=m[1], rcu_waits=int(m[2]), rcu_waits_exp=int(m[3]),
+                           rcu_wait_ms=int(m[4]), rcu_init_waits=int(m[5]), rcu_init_wait_ms=int(m[6]))
+            m = END_RE.search(body)
+            if m:
+                row.update(end_ts=float(m[1]), end_reason=m[2], end_after_launch_s=float(m[3]),
+                           end_by=m[4], subscribers=int(m[5]), told_us=int(m[6]))
+            m = INIT_RE.search(body)
+            if m:
+                row["init_launch_s"] = float(m[1])
+            m = PHASE_RE.search(body)
+            if m:
+                row["phase_%s_s" % m[2]] = float(m[1])
+        elif body.startswith(("version ", "cmdline ")):
+            k, v = body.split(" ", 1)
+            row[k] = v
+        elif body.startswith("error="):
+            row["error"] = body[6:]
+        else:
+            word, rest = (body.split(" ", 1) + [""])[:2]
+            d = kv(rest)
+            if word == "wl1":
+                d = {("wl1_" + k if k in ("total_ms", "rounds") else k): v for k, v in d.items()}
+            elif word == "trace":
+                d = {("trace_lost" if k == "lost" else k): v for k, v in d.items()}
+            elif word in ("setup", "after_boot"):
+                d = {word + "_" + k: v for k, v in d.items()}
+            row.update(d)
+    # Derived: when boot mode ended, relative to the loaded window's start.
+    if "end_ts" in row and "phase_win_s" in row:
+        row["end_minus_win_s"] = round(row["end_ts"] - row["phase_win_s"], 3)
+    return row
+
+
+def parse_systemd_log(path):
+    row = {}
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\r\n")
+        if "E2E| " not in line:
+            continue
+        body = line.split("E2E| ", 1)[1]
+        if "=" not in body:
+            continue
+        k, v = body.split("=", 1)
+        if k in ("UserspaceTimestampMonotonic", "FinishTimestampMonotonic", "KernelTimestampMonotonic"):
+            row[k] = int(v)
+        elif k == "analyze" and "Startup finished" in v:
+            row["analyze"] = v.strip()
+        elif k == "dmesg":
+            m = END_RE.search(v)
+            if m:
+                row.update(end_reason=m[2], end_after_launch_s=float(m[3]), end_by=m[4],
+                           subscribers=int(m[5]), told_us=int(m[6]))
+            m = RCU_RE.search(v)
+            if m:
+                row.update(rcu_waits=int(m[2]), rcu_waits_exp=int(m[3]), rcu_wait_ms=int(m[4]),
+                           rcu_init_waits=int(m[5]), rcu_init_wait_ms=int(m[6]))
+        elif k in ("system", "failed", "sysctl"):
+            row[k] = v
+    if "FinishTimestampMonotonic" in row and "UserspaceTimestampMonotonic" in row:
+        row["startup_s"] = (row["FinishTimestampMonotonic"] - row["UserspaceTimestampMonotonic"]) / 1e6
+    if "FinishTimestampMonotonic" in row:
+        row["finish_s"] = row["FinishTimestampMonotonic"] / 1e6
+    return row
+
+
+def write_csv(path, rows, first):
+    keys = list(first)
+    for r in rows:
+        for k in r:
+            if k not in keys:
+                keys.append(k)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def cmd_parse(work, out):
+    os.makedirs(out, exist_ok=True)
+    runs = list(csv.DictReader(open(os.path.join(work, "runs.csv"))))
+    tables = {"wl12": [], "wl3": [], "wl4": []}
+    for r in runs:
+        if r["status"] != "ok":
+            continue
+        family, arm = r["kind"].split(":")
+        log = os.path.join(work, r["log"])
+        base = {"seq": int(r["seq"]), "round": r["round"], "arm": arm, "host_load1": r["host_load1"],
+                "wall_s": r["wall_s"]}
+        if family == "boot":
+            row = parse_bench_log(log)
+            if "error" in row or "wl1_total_ms" not in row:
+                r["status"] = "unparsed"
+                continue
+            tables["wl12"].append({**base, **row})
+        elif family == "notify":
+            row = parse_bench_log(log)
+            if "write_us" not in row:
+                r["status"] = "unparsed"
+                continue
+            tables["wl3"].append({**base, **row})
+        elif family == "systemd":
+            row = parse_systemd_log(log)
+            if "startup_s" not in row:
+                r["status"] = "unparsed"
+                continue
+            tables["wl4"].append({**base, **row})
+    for name, rows in tables.items():
+        for r in rows:  # long strings: the same for every boot of an arm
+            r.pop("version", None)
+        p = os.path.join(out, name + ".csv")
+        if rows:
+            write_csv(p, rows, ["seq", "round", "arm"])
+        elif os.path.exists(p):
+            os.remove(p)
+    write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
+    shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
+    # One guest's own account of itself (kernel version, command line) per arm.
+    with open(os.path.join(out, "guest.txt"), "w") as f:
+        seen = set()
+        for r in runs:
+            if r["status"] == "ok" and r["kind"] not in seen and not r["kind"].startswith("systemd"):
+                seen.add(r["kind"])
+                for line in open(os.path.join(work, r["log"]), errors="replace"):
+                    if line.startswith(("BENCH version", "BENCH cmdline", "BENCH setup")):
+                        f.write("%s: %s\n" % (r["kind"], line[6:].rstrip()))
+                    elif line.startswith("BENCH") and r["kind"].startswith("notify") and "hz=" in line:
+                        f.write("%s: %s\n" % (r["kind"], line[6:].rstrip()))
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def median_ci(x, conf=CONF):
+    """Distribution-free CI of the median: order statistics x(k)..x(n+1-k)."""
+    x = np.sort(np.asarray(x, float))
+    n = len(x)
+    best = None
+    for k in range(1, n // 2 + 1):
+        cover = 1 - 2 * stats.binom.cdf(k - 1, n, 0.5)
+        if cover >= conf:
+            best = (k, cover)
+    if best is None:
+        return float(np.median(x)), float("nan"), float("nan"), float("nan")
+    k, cover = best
+    return float(np.median(x)), float(x[k - 1]), float(x[n - k]), float(cover)
+
+
+def hl_ci(x, y, log=False, conf=CONF):
+    """Hodges-Lehmann estimate of the shift x - y and its Moses CI
+    (Hollander & Wolfe, Nonparametric Statistical Methods, sec. 4.3; normal
+    approximation of the Mann-Whitney critical value).  With log=True the
+    shift is of log values and the result a ratio x / y."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    if log:
+        x, y = np.log(x), np.log(y)
+    d = np.sort((x[:, None] - y[None, :]).ravel())
+    n, m = len(x), len(y)
+    z = stats.norm.ppf(1 - (1 - conf) / 2)
+    ca = int(math.floor(n * m / 2 - z * math.sqrt(n * m * (n + m + 1) / 12)))
+    ca = max(ca, 1)
+    est, lo, hi = float(np.median(d)), float(d[ca - 1]), float(d[n * m - ca])
+    if log:
+        est, lo, hi = math.exp(est), math.exp(lo), math.exp(hi)
+    return est, lo, hi
+
+
+def mwu(x, y):
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    if len(x) == 0 or len(y) == 0:
+        return float("nan")
+    if np.all(x == x[0]) and np.all(y == x[0]):
+        return 1.0  # all identical: no difference at all
+    return float(stats.mannwhitneyu(x, y, alternative="two-sided").pvalue)
+
+
+def sign_test_below(x, threshold):
+    """Paul's sign test: are more of x below threshold than chance (1/2)?"""
+    k = int(np.sum(np.asarray(x, float) < threshold))
+    return k, len(x), float(stats.binomtest(k, len(x), 0.5, alternative="greater").pvalue)
+
+
+def fmt(v, digits=3):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if v == 0:
+        return "0"
+    a = abs(v)
+    if a >= 100:
+        return "%.0f" % v
+    return ("%%.%dg" % digits) % v
+
+
+def fmt_p(p):
+    if p is None or math.isnan(p):
+        return "n/a"
+    if p < 1e-4:
+        return "%.1e" % p
+    return "%.4f" % p
+
+
+# ---------------------------------------------------------------- report
+
+
+def load_table(out, name):
+    p = os.path.join(out, name + ".csv")
+    if not os.path.exists(p):
+        return []
+    rows = list(csv.DictReader(open(p)))
+    return rows
+
+
+def values(rows, arm, metric):
+    v = []
+    for r in rows:
+        if r["arm"] == arm and r.get(metric, "") not in ("", None):
+            v.append(float(r[metric]))
+    return np.asarray(v, float)
+
+
+def arm_table(rows, arms, metric, unit, labels=None):
+    lines = ["| arm | n | median | 95% CI of median | min | max |", "|---|---|---|---|---|---|"]
+    for a in arms:
+        v = values(rows, a, metric)
+        if len(v) == 0:
+            lines.append("| %s | 0 | | | | |" % (labels or ARMS).get(a, a))
+            continue
+        med, lo, hi, _ = median_ci(v)
+        lines.append("| %s | %d | %s %s | %s .. %s | %s | %s |" % (
+            (labels or ARMS).get(a, a), len(v), fmt(med), unit, fmt(lo), fmt(hi), fmt(v.min()), fmt(v.max())))
+    return "\n".join(lines)
+
+
+def pair_table(rows, pairs, metric, unit, log=True, labels=None):
+    lab = labels or ARMS
+    what = "ratio x/y (HL)" if log else "difference x-y (HL, %s)" % unit
+    lines = ["| x vs y | %s | 95%% CI | Mann-Whitney U p (two-sided) |" % what, "|---|---|---|---|"]
+    for x, y in pairs:
+        vx, vy = values(rows, x, metric), values(rows, y, metric)
+        if len(vx) == 0 or len(vy) == 0:
+            continue
+        use_log = log and np.all(vx > 0) and np.all(vy > 0)
+        est, lo, hi = hl_ci(vx, vy, log=use_log)
+        if log and not use_log:
+            what_note = " (difference: zeros present)"
+        else:
+            what_note = ""
+        lines.append("| %s vs %s | %s%s | %s .. %s | %s |" % (
+            lab.get(x, x), lab.get(y, y), fmt(est), what_note, fmt(lo), fmt(hi), fmt_p(mwu(vx, vy))))
+    return "\n".join(lines)
+
+
+def judge(t, tables, alpha):
+    rows = tables.get(t["table"], [])
+    vx = values(rows, t["x"], t["metric"])
+    vy = values(rows, t["y"], t["metric"]) if "y" in t else None
+    if len(vx) == 0 or (vy is not None and len(vy) == 0):
+        return "NOT MEASURED", "no data"
+    test, b = t["test"], t["bound"]
+    if test == "ratio_below":
+        est, lo, hi = hl_ci(vx, vy, log=True)
+        _, ylo, _, _ = median_ci(vy)
+        k, n, p = sign_test_below(vx, b * ylo)
+        ok = hi < b and p < alpha
+        detail = ("ratio %s/%s = %s (95%% CI %s .. %s, bound < %s); sign test: %d/%d of %s below %s x %s "
+                  "(lower CI bound of %s's median), p = %s; Mann-Whitney p = %s" % (
+                      t["x"], t["y"], fmt(est), fmt(lo), fmt(hi), b, k, n, t["x"], b, fmt(ylo), t["y"],
+                      fmt_p(p), fmt_p(mwu(vx, vy))))
+    elif test == "diff_within":
+        est, lo, hi = hl_ci(vx, vy)
+        ok = lo >= -b and hi <= b
+        detail = "difference %s-%s = %s (95%% CI %s .. %s, bound +-%s); medians %s vs %s; Mann-Whitney p = %s" % (
+            t["x"], t["y"], fmt(est), fmt(lo), fmt(hi), b, fmt(np.median(vx)), fmt(np.median(vy)),
+            fmt_p(mwu(vx, vy)))
+    elif test == "diff_above":
+        est, lo, hi = hl_ci(vx, vy)
+        p = mwu(vx, vy)
+        ok = lo >= b and p < alpha
+        detail = "difference %s-%s = %s (95%% CI %s .. %s, bound >= %s); medians %s vs %s; Mann-Whitney p = %s" % (
+            t["x"], t["y"], fmt(est), fmt(lo), fmt(hi), b, fmt(np.median(vx)), fmt(np.median(vy)), fmt_p(p))
+    elif test == "median_below":
+        med, lo, hi, cover = median_ci(vx)
+        ok = hi < b
+        detail = "median %s (95%% CI %s .. %s, coverage %.1f%%, n=%d), bound < %s" % (
+            fmt(med), fmt(lo), fmt(hi), 100 * cover, len(vx), b)
+    else:
+        return "?", "unknown test " + test
+    return ("MET" if ok else "NOT MET"), detail
+
+
+def plot_hist(path, rows, arms, metric, xlabel, title, logx=False, labels=None):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lab = labels or ARMS
+    data = [(a, values(rows, a, metric)) for a in arms]
+    data = [(a, v) for a, v in data if len(v)]
+    if not data:
+        return False
+    allv = np.concatenate([v for _, v in data])
+    if logx and np.all(allv > 0):
+        bins = np.logspace(np.log10(allv.min() * 0.9), np.log10(allv.max() * 1.1), 40)
+    else:
+        logx = False
+        lo, hi = allv.min(), allv.max()
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        if np.all(allv == np.round(allv)) and hi - lo <= 60:
+            bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
+        else:
+            bins = np.linspace(lo, hi, 40)
+    fig, axes = plt.subplots(len(data), 1, figsize=(8, 1.6 * len(data) + 0.8), sharex=True, squeeze=False)
+    for ax, (a, v) in zip(axes[:, 0], data):
+        med, lo, hi, _ = median_ci(v)
+        ax.hist(v, bins=bins, color="C%d" % (list(lab).index(a) % 10 if a in lab else 0), alpha=0.8)
+        ax.axvline(med, color="k", lw=1)
+        if not math.isnan(lo):
+            ax.axvspan(lo, hi, color="k", alpha=0.12, lw=0)
+        ax.set_ylabel("boots")
+        ax.text(0.99, 0.85, "%s  n=%d  median %s [%s, %s]" % (lab.get(a, a), len(v), fmt(med), fmt(lo), fmt(hi)),
+                transform=ax.transAxes, ha="right", va="top", fontsize=8)
+        if logx:
+            ax.set_xscale("log")
+    axes[-1, 0].set_xlabel(xlabel)
+    fig.suptitle(title + "\n(line: median; band: its 95% CI)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def plot_sequence(path, tables):
+    """Each boot's value against its position in the run: drift, order effects."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [("wl12", "wl1_total_ms", "workload 1: userspace boot (ms)", list(ARMS), True),
+              ("wl12", "win_exp", "workload 2: expedited GPs in window", list(ARMS), False),
+              ("wl3", "write_us", "workload 3: write latency (us)", ["0", "1", "100", "100c"], True),
+              ("wl4", "startup_s", "workload 4: systemd startup (s)", ["A", "B"], False)]
+    panels = [p for p in panels if tables.get(p[0])]
+    if not panels:
+        return False
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.2 * len(panels)), squeeze=False)
+    for ax, (tab, metric, title, arms, logy) in zip(axes[:, 0], panels):
+        for i, a in enumerate(arms):
+            pts = [(int(r["seq"]), float(r[metric])) for r in tables[tab] if r["arm"] == a and r.get(metric)]
+            if pts:
+                s, v = zip(*pts)
+                ax.plot(s, v, "o", ms=3, label=a, color="C%d" % i)
+        if logy:
+            ax.set_yscale("log")
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=7, ncol=4)
+    axes[-1, 0].set_xlabel("boot sequence number (interleaved, shuffled per round)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def read_setup(out):
+    setup = {}
+    p = os.path.join(out, "setup.txt")
+    if os.path.exists(p):
+        for line in open(p):
+            if ": " in line:
+                k, v = line.rstrip("\n").split(": ", 1)
+                setup.setdefault(k, v) if not k.startswith(("wall_clock", "date_end")) else setup.update({k: v})
+    return setup
+
+
+def cmd_report(out):
+    prereg = json.load(open(os.path.join(HERE, "prereg.json")))
+    alpha = prereg["alpha"]
+    setup = read_setup(out)
+    tables = {n: load_table(out, n) for n in ("wl12", "wl3", "wl4")}
+    runs = load_table(out, "runs")
+    wl12, wl3, wl4 = tables["wl12"], tables["wl3"], tables["wl4"]
+    W3 = {"0": "0 subscribers", "1": "1 subscriber", "100": "100 subscribers", "100c": "100 subscribers, console"}
+    W4 = {"A": "A stock", "B": "B reported (plugin)"}
+    md = []
+    w = md.append
+
+    w("# user_booted benchmark report")
+    w("")
+    w("Generated by `make bench` (bench/run.sh, bench/analyze.py) from the raw data in this "
+      "directory. Method, targets and tests were fixed in `bench/prereg.json` before the data "
+      "(commit %s). The boot is the unit: every number below is one value per boot." % setup.get("prereg_commit", "?"))
+    w("")
+
+    # ------------------------------------------------------------ targets
+    w("## Targets (fixed before the data)")
+    w("")
+    w("| target | source | verdict | evidence |")
+    w("|---|---|---|---|")
+    verdicts = []
+    for t in prereg["targets"]:
+        v, detail = judge(t, tables, alpha)
+        verdicts.append((t, v, detail))
+        w("| %s: %s | %s | **%s** | %s |" % (t["id"], t["text"], t["source"], v, detail))
+    w("| W4: real systemd boot, A vs B | issue 7, workload 4 | (no target: report the effect) | %s |" % (
+        w4_summary(wl4) if wl4 else "not measured: " + setup.get("workload4_not_run", "see below")))
+    w("")
+
+    # ------------------------------------------------------------ setup
+    w("## Setup")
+    w("")
+    w("| item | value |")
+    w("|---|---|")
+    for k, v in setup.items():
+        w("| %s | `%s` |" % (k, v.replace("|", "\\|")))
+    w("")
+    w("Arms (same kernel image for all, command lines above):")
+    w("")
+    w("- **A stock**: no `user_booted_reported`; userspace boot ends, for the kernel, at init launch, as today.")
+    w("- **B reported**: `user_booted_reported`; the guest writes 1 to /proc/sys/kernel/user_booted "
+      "when its synthetic boot is done (the write is timed).")
+    w("- **C `rcupdate.rcu_expedited=1`**: every grace period expedited, always (the lower bound during boot; Android's setting).")
+    w("- **D timeout**: `user_booted_reported user_booted_timeout=15` and no report: what the rejected "
+      "`rcu_boot_end_delay` patch did (boot mode for a fixed 15 s after init launch).")
+    w("")
+    w("Run order: %s rounds; each round boots every kind once, in an order shuffled per round "
+      "(seed in the setup); the sequence plot below shows every boot in run order." % setup.get("boots_per_kind", "?"))
+    w("")
+    guest = os.path.join(out, "guest.txt")
+    if os.path.exists(guest):
+        w("What the guests said about themselves (one boot per kind):")
+        w("")
+        w("```")
+        for line in open(guest):
+            w(line.rstrip())
+        w("```")
+        w("")
+
+    # ------------------------------------------------------------ failures
+    w("## Boots, failures, exclusions")
+    w("")
+    counts = {}
+    for r in runs:
+        counts.setdefault(r["kind"], {}).setdefault(r["status"], 0)
+        counts[r["kind"]][r["status"]] += 1
+    w("| kind | " + " | ".join(["ok", "fail", "tcg-int3", "unparsed"]) + " |")
+    w("|---|---|---|---|---|")
+    for k in sorted(counts):
+        c = counts[k]
+        w("| %s | %s |" % (k, " | ".join(str(c.get(s, 0)) for s in ["ok", "fail", "tcg-int3", "unparsed"])))
+    w("")
+    bad = [r for r in runs if r["status"] != "ok"]
+    if bad:
+        w("Not ok (excluded from the statistics; logs stay in build/bench/logs):")
+        w("")
+        for r in bad:
+            w("- boot %s (%s, attempt %s): %s, qemu-run.sh exit %s" % (r["seq"], r["kind"], r["attempt"], r["status"], r["rc"]))
+        w("")
+    else:
+        w("No boot failed.")
+        w("")
+    w("%s" % prereg["exclusions"])
+    w("")
+    w("Host load (1-min load average when each boot started; the host has 2 CPUs and is shared): "
+      "median %s, max %s." % (fmt(np.median([float(r["host_load1"]) for r in runs])) if runs else "n/a",
+                              fmt(max([float(r["host_load1"]) for r in runs])) if runs else "n/a"))
+    w("")
+
+    # ------------------------------------------------------------ workload 1
+    arms = [a for a in ARMS if len(values(wl12, a, "wl1_total_ms"))]
+    pairs = [("B", "A"), ("B", "C"), ("B", "D"), ("C", "A"), ("D", "A"), ("D", "C")]
+    if wl12:
+        r0 = wl12[0]
+        w("## Workload 1: synthetic userspace boot")
+        w("")
+        w("`bench_guest boot %s %s` (bench/bench_guest.c) in PID 1's child, right after init: %s rounds, each "
+          "of %s membarrier(MEMBARRIER_CMD_GLOBAL) calls (one synchronize_rcu() each), a tmpfs mount+umount, "
+          "a namespace set (mnt, uts, ipc, net, pid) created by unshare() in a child and destroyed by its exit, "
+          "a cgroup created, entered, left and removed (the cgroup.procs writes wait in rcu_sync_enter(), "
+          "systemd's top grace-period wait per MEASURING.md); every 5th round loads and unloads the sample "
+          "module. Metric: wall time of the whole synthetic boot." % (
+              fmt(float(r0["wl1_rounds"])), fmt(float(r0["mb_n"]) / float(r0["wl1_rounds"])),
+              fmt(float(r0["wl1_rounds"])), fmt(float(r0["mb_n"]) / float(r0["wl1_rounds"]))))
+        w("")
+        w("Userspace boot duration:")
+        w("")
+        w(arm_table(wl12, arms, "wl1_total_ms", "ms"))
+        w("")
+        w(pair_table(wl12, pairs, "wl1_total_ms", "ms"))
+        w("")
+        w("![workload 1](wl1_boot.png)")
+        w("")
+        w("Per-boot median latency of one membarrier(GLOBAL) during the synthetic boot (issue 4):")
+        w("")
+        w(arm_table(wl12, arms, "mb_med_ms", "ms"))
+        w("")
+        w(pair_table(wl12, pairs, "mb_med_ms", "ms"))
+        w("")
+        w("![membarrier latency during boot](wl1_membarrier.png)")
+        w("")
+        w("Where the time goes (medians over boots of each boot's total per operation kind, ms):")
+        w("")
+        kinds = [("mb", "membarrier"), ("cg", "cgroup cycle"), ("ns", "namespaces"), ("mount", "mount+umount"),
+                 ("modload", "module load"), ("modunload", "module unload")]
+        w("| arm | " + " | ".join(k[1] for k in kinds) + " | grace periods: expedited / normal (tracepoints) |")
+        w("|---|" + "---|" * (len(kinds) + 1))
+        for a in arms:
+            cells = [fmt(np.median(values(wl12, a, k + "_sum_ms"))) for k, _ in kinds]
+            w("| %s | %s | %s / %s |" % (ARMS[a], " | ".join(cells), fmt(np.median(values(wl12, a, "wl1_exp"))),
+                                         fmt(np.median(values(wl12, a, "wl1_gp")))))
+        w("")
+        rb = [r for r in wl12 if r["arm"] == "B" and r.get("rcu_waits")]
+        if rb:
+            w("The kernel's own account in arm B (median per boot of the `rcu: userspace boot` line): %s "
+              "grace-period waits, %s expedited, %s ms in all; init itself %s waits." % (
+                  fmt(np.median([float(r["rcu_waits"]) for r in rb])),
+                  fmt(np.median([float(r["rcu_waits_exp"]) for r in rb])),
+                  fmt(np.median([float(r["rcu_wait_ms"]) for r in rb])),
+                  fmt(np.median([float(r["rcu_init_waits"]) for r in rb]))))
+            w("")
+
+        # -------------------------------------------------------- workload 2
+        w("## Workload 2: after the end of boot")
+        w("")
+        w("Right after the synthetic boot (and, in B, the report), `bench_guest load 100 ...`, %s s: one "
+          "membarrier(GLOBAL) every 100 ms for the window. Counted from the trace (ring buffer on from "
+          "boot via `trace_event=`, phases marked with trace_marker): expedited grace periods "
+          "(`rcu:rcu_exp_grace_period` \"start\"), normal grace periods (`rcu:rcu_grace_period` \"start\"), "
+          "and expedited-GP IPIs (kprobe on `rcu_exp_handler`, which runs once per IPI). Every boot's "
+          "trace is checked for lost events (max lost: %s)." % (
+              fmt(np.median([float(r["load_elapsed_ms"]) for r in wl12]) / 1000),
+              fmt(max(float(r.get("trace_lost", 0) or 0) for r in wl12))))
+        w("")
+        w("Expedited grace periods in the window:")
+        w("")
+        w(arm_table(wl12, arms, "win_exp", ""))
+        w("")
+        w(pair_table(wl12, pairs, "win_exp", "GPs", log=False))
+        w("")
+        w("![workload 2](wl2_expedited.png)")
+        w("")
+        w("Also in the window (medians per boot):")
+        w("")
+        w("| arm | expedited GPs | normal GPs | expedited-GP IPIs | membarrier calls | membarrier median latency (ms) | boot mode ended (s after window start) |")
+        w("|---|---|---|---|---|---|---|")
+        for a in arms:
+            em = values(wl12, a, "end_minus_win_s")
+            w("| %s | %s | %s | %s | %s | %s | %s |" % (
+                ARMS[a], fmt(np.median(values(wl12, a, "win_exp"))), fmt(np.median(values(wl12, a, "win_gp"))),
+                fmt(np.median(values(wl12, a, "win_ipi"))), fmt(np.median(values(wl12, a, "load_n"))),
+                fmt(np.median(values(wl12, a, "load_med_ms"))),
+                fmt(np.median(em)) if len(em) else "before the window"))
+        w("")
+        idle_arms = [a for a in arms if len(values(wl12, a, "idle_exp"))]
+        if idle_arms:
+            w("Idle window after it (issue 4; nothing runs in the guest; arms %s):" % ", ".join(idle_arms))
+            w("")
+            w("| arm | n | expedited GPs (median, max) | normal GPs (median) | expedited-GP IPIs (median, max) |")
+            w("|---|---|---|---|---|")
+            for a in idle_arms:
+                e, g, i = values(wl12, a, "idle_exp"), values(wl12, a, "idle_gp"), values(wl12, a, "idle_ipi")
+                w("| %s | %d | %s, %s | %s | %s, %s |" % (ARMS[a], len(e), fmt(np.median(e)), fmt(e.max()),
+                                                     fmt(np.median(g)), fmt(np.median(i)), fmt(i.max())))
+            w("")
+            w(pair_table(wl12, [("B", "A")], "idle_exp", "GPs", log=False))
+            w("")
+        wb = values(wl12, "B", "write_us")
+        if len(wb):
+            med, lo, hi, _ = median_ci(wb)
+            w("The report write in arm B (module unloaded: RCU the only subscriber): median %s us "
+              "(95%% CI %s .. %s), n=%d." % (fmt(med), fmt(lo), fmt(hi), len(wb)))
+            w("")
+
+    # ------------------------------------------------------------ workload 3
+    if wl3:
+        w("## Workload 3: the cost of the notification")
+        w("")
+        w("Boots with `user_booted_reported`; the sample module (kernel/samples/user_booted) registers N "
+          "subscribers (N=0: only RCU's), then `bench_guest write` times the write(2) of \"1\" to "
+          "/proc/sys/kernel/user_booted (open not timed, CLOCK_MONOTONIC around the syscall). `quiet` on "
+          "the command line: the kernel's info lines go to the log buffer only, as on a distribution boot; "
+          "the `100c` kind keeps the default console loglevel, so the write also pays for printing the "
+          "kernel's lines on the emulated serial console.")
+        w("")
+        w3arms = [a for a in W3 if len(values(wl3, a, "write_us"))]
+        w("write(2) latency:")
+        w("")
+        w(arm_table(wl3, w3arms, "write_us", "us", labels=W3))
+        w("")
+        w("The kernel's own figure (`N subscribers told in X us`: the notifier chain, from "
+          "user_booted_end()'s start to its pr_info, subscriber count including RCU's):")
+        w("")
+        w(arm_table(wl3, w3arms, "told_us", "us", labels=W3))
+        w("")
+        w("A second write after boot ended (nothing to do but the checks): ")
+        w("")
+        w(arm_table(wl3, w3arms, "write2_us", "us", labels=W3))
+        w("")
+        w(pair_table(wl3, [("1", "0"), ("100", "0"), ("100", "1"), ("100c", "100")], "write_us", "us", labels=W3))
+        w("")
+        w("![workload 3](wl3_write.png)")
+        w("")
+        w("`user_booted()` itself is one `smp_load_acquire()` of a bool (kernel/user_booted.c): a plain "
+          "load on x86, with no measurable cost to time from userspace; it is not benchmarked.")
+        w("")
+
+    # ------------------------------------------------------------ workload 4
+    w("## Workload 4: real systemd boot")
+    w("")
+    if wl4:
+        w("Debian bookworm with systemd 252 and the systemd plugin (scripts/rootfs.sh), booted from a fresh "
+          "copy of the same image each time; the e2e probe unit (systemd-plugin/tests/e2e) prints "
+          "systemd's timestamps. Metric: FinishTimestampMonotonic - UserspaceTimestampMonotonic "
+          "(StartupFinished, userspace part). A: stock; B: `user_booted_reported`, the plugin "
+          "reports at StartupFinished.")
+        w("")
+        w(arm_table(wl4, ["A", "B"], "startup_s", "s", labels=W4))
+        w("")
+        w(pair_table(wl4, [("B", "A")], "startup_s", "s", log=False, labels=W4))
+        w("")
+        w("![workload 4](wl4_systemd.png)")
+        w("")
+    else:
+        w("**Not done**: %s" % setup.get("workload4_not_run", "no successful systemd boots."))
+        w("")
+
+    w("## Run order and drift")
+    w("")
+    w("![sequence](sequence.png)")
+    w("")
+    w("## Statistics used")
+    w("")
+    for k, v in prereg["tests"].items():
+        w("- **%s**: %s" % (k, v))
+    w("- Hodges-Lehmann/Moses intervals use the normal approximation of the Mann-Whitney critical value, "
+      "fine from n=20 per arm; with many ties (counts) they are conservative.")
+    w("")
+    w("Raw data: `runs.csv` (every boot attempt), `wl12.csv`, `wl3.csv`, `wl4.csv` (one row per good boot), "
+      "`setup.txt`, `guest.txt`. `bench/analyze.py report bench/results` regenerates this file.")
+    w("")
+
+    open(os.path.join(out, "report.md"), "w").write("\n".join(md))
+
+    # ------------------------------------------------------------ plots
+    for f in ("wl1_boot.png", "wl1_membarrier.png", "wl2_expedited.png", "wl3_write.png", "wl4_systemd.png", "sequence.png"):
+        p = os.path.join(out, f)
+        if os.path.exists(p):
+            os.remove(p)
+    if wl12:
+        plot_hist(os.path.join(out, "wl1_boot.png"), wl12, arms, "wl1_total_ms", "synthetic userspace boot (ms, log scale)",
+                  "Workload 1: userspace boot duration per arm", logx=True)
+        plot_hist(os.path.join(out, "wl1_membarrier.png"), wl12, arms, "mb_med_ms",
+                  "per-boot median membarrier(GLOBAL) latency during boot (ms, log scale)",
+                  "Issue 4: synchronize_rcu() from userspace during boot", logx=True)
+        plot_hist(os.path.join(out, "wl2_expedited.png"), wl12, arms, "win_exp",
+                  "expedited grace periods in the window after boot end",
+                  "Workload 2: expedited GPs under light load after boot")
+    if wl3:
+        plot_hist(os.path.join(out, "wl3_write.png"), wl3, [a for a in W3 if len(values(wl3, a, "write_us"))], "write_us",
+                  "write(2) of 1 to kernel.user_booted (us, log scale)", "Workload 3: notification latency",
+                  logx=True, labels=W3)
+    if wl4:
+        plot_hist(os.path.join(out, "wl4_systemd.png"), wl4, ["A", "B"], "startup_s", "systemd userspace startup (s)",
+                  "Workload 4: time to StartupFinished", labels=W4)
+    plot_sequence(os.path.join(out, "sequence.png"), tables)
+    for t, v, d in verdicts:
+        print("%-12s %-12s %s" % (t["id"], v, d))
+
+
+def w4_summary(wl4):
+    va, vb = values(wl4, "A", "startup_s"), values(wl4, "B", "startup_s")
+    if not len(va) or not len(vb):
+        return "no data"
+    est, lo, hi = hl_ci(vb, va)
+    return "B - A = %s s (95%% CI %s .. %s), medians %s vs %s s, Mann-Whitney p = %s, n = %d/%d" % (
+        fmt(est), fmt(lo), fmt(hi), fmt(np.median(vb)), fmt(np.median(va)), fmt_p(mwu(vb, va)), len(vb), len(va))
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "parse":
+        cmd_parse(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "report":
+        cmd_report(sys.argv[2])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
