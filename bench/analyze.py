@@ -84,11 +84,15 @@ def parse_bench_log(path):
             row[k] = v
         elif body.startswith("error="):
             row["error"] = body[6:]
+        elif "=" in body.split(" ", 1)[0]:
+            row.update(kv(body))
         else:
             word, rest = (body.split(" ", 1) + [""])[:2]
             d = kv(rest)
             if word == "wl1":
                 d = {("wl1_" + k if k in ("total_ms", "rounds") else k): v for k, v in d.items()}
+            elif word == "load":
+                d = {(k if k.startswith("load_") else "load_" + k): v for k, v in d.items()}
             elif word == "trace":
                 d = {("trace_lost" if k == "lost" else k): v for k, v in d.items()}
             elif word in ("setup", "after_boot"):
@@ -105,6 +109,15 @@ def parse_systemd_log(path):
     for line in open(path, errors="replace"):
         line = line.rstrip("\r\n")
         if "E2E| " not in line:
+            # The kernel's own lines reach the serial console too.
+            m = RCU_RE.search(line)
+            if m:
+                row.update(rcu_waits=int(m[2]), rcu_waits_exp=int(m[3]), rcu_wait_ms=int(m[4]),
+                           rcu_init_waits=int(m[5]), rcu_init_wait_ms=int(m[6]))
+            m = END_RE.search(line)
+            if m and "end_reason" not in row:
+                row.update(end_reason=m[2], end_after_launch_s=float(m[3]), end_by=m[4],
+                           subscribers=int(m[5]), told_us=int(m[6]))
             continue
         body = line.split("E2E| ", 1)[1]
         if "=" not in body:
@@ -228,7 +241,8 @@ def hl_ci(x, y, log=False, conf=CONF):
     n, m = len(x), len(y)
     z = stats.norm.ppf(1 - (1 - conf) / 2)
     ca = int(math.floor(n * m / 2 - z * math.sqrt(n * m * (n + m + 1) / 12)))
-    ca = max(ca, 1)
+    if ca < 1:  # too few boots for any interval
+        return float(np.median(d)) if not log else math.exp(float(np.median(d))), float("nan"), float("nan")
     est, lo, hi = float(np.median(d)), float(d[ca - 1]), float(d[n * m - ca])
     if log:
         est, lo, hi = math.exp(est), math.exp(lo), math.exp(hi)

@@ -12,9 +12,12 @@
  *	MODULE.ko.  Prints "wl1 total_ms=... KIND_n= KIND_med_ms= KIND_sum_ms= ..."
  *	where KIND is mb, mount, ns, cg, modload, modunload.
  *
- *   bench_guest load PERIOD_MS DURATION_MS
+ *   bench_guest load PERIOD_MS DURATION_MS [spin]
  *	Workload 2's light load: one membarrier(GLOBAL) every PERIOD_MS
- *	(absolute schedule) for DURATION_MS.  Prints "load n= med_ms= ...".
+ *	(absolute schedule) for DURATION_MS, on CPU 0.  With "spin", a child
+ *	spins in userspace on the last CPU meanwhile: the work the machine
+ *	was booted for, which an expedited grace period must interrupt with
+ *	an IPI (an idle CPU it skips).  Prints "load n= med_ms= ...".
  *
  *   bench_guest write
  *	Workload 3: time the write(2) of "1" to /proc/sys/kernel/user_booted
@@ -207,12 +210,36 @@ static int cmd_boot(int rounds, int mb, const char *ko)
 	return 0;
 }
 
-static int cmd_load(int period_ms, int duration_ms)
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fail("sched_setaffinity");
+}
+
+static int cmd_load(int period_ms, int duration_ms, int spin)
 {
 	struct series s = { .name = "load" };
 	struct timespec next;
 	double start = now_ms(), t;
+	pid_t spinner = 0;
+	int status;
 
+	if (spin) {
+		spinner = fork();
+		if (spinner < 0)
+			fail("fork");
+		if (!spinner) {
+			pin(sysconf(_SC_NPROCESSORS_ONLN) - 1);
+			while (now_ms() - start < duration_ms)
+				;
+			_exit(0);
+		}
+		pin(0);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (now_ms() - start < duration_ms) {
 		t = now_ms();
@@ -226,7 +253,9 @@ static int cmd_load(int period_ms, int duration_ms)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			;
 	}
-	printf("load period_ms=%d elapsed_ms=%.1f", period_ms, now_ms() - start);
+	if (spinner && waitpid(spinner, &status, 0) != spinner)
+		fail("waitpid");
+	printf("load period_ms=%d elapsed_ms=%.1f spin=%d", period_ms, now_ms() - start, spin);
 	print_series(&s);
 	printf("\n");
 	return 0;
@@ -276,10 +305,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "boot"))
 		return cmd_boot(atoi(argv[2]), atoi(argv[3]), argv[4]);
-	if (argc == 4 && !strcmp(argv[1], "load"))
-		return cmd_load(atoi(argv[2]), atoi(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "load"))
+		return cmd_load(atoi(argv[2]), atoi(argv[3]), argc == 5 && !strcmp(argv[4], "spin"));
 	if (argc == 2 && !strcmp(argv[1], "write"))
 		return cmd_write();
-	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | load PERIOD_MS DURATION_MS | write\n");
+	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | load PERIOD_MS DURATION_MS [spin] | write\n");
 	return 2;
 }

@@ -38,7 +38,7 @@ need_packages "${deps[@]}" qemu-system-x86 busybox-static cpio
 
 # The kernel command line for each boot kind.
 TRACE="trace_event=rcu:rcu_exp_grace_period,rcu:rcu_grace_period trace_buf_size=8M kprobe_event=p:bench/exp_ipi,rcu_exp_handler"
-W12="ub.run=bench-boot bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 $TRACE"
+W12="ub.run=bench-boot bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
 	[boot:B]="$W12 bench.idle=$IDLE user_booted_reported bench.report=1"

@@ -5,15 +5,17 @@
 # kprobe that bench/run.sh sets on the kernel command line; trace_marker
 # lines mark the phases.  Prints "BENCH key=value ..." lines for the host.
 # Parameters (kernel command line): bench.rounds= bench.mb= bench.report=0|1
-# bench.win=SECONDS bench.period=MS bench.idle=SECONDS.
+# bench.win=SECONDS bench.period=MS bench.spin=1 (a CPU-bound task on the last
+# CPU during the window) bench.idle=SECONDS.
 # Not a "make test" suite: it has no append line.
 T=/sys/kernel/tracing
-rounds=20 mb=10 report=0 win=15 period=100 idle=0
+rounds=20 mb=10 report=0 win=15 period=100 idle=0 spin=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	bench.rounds=*) rounds=${arg#*=} ;; bench.mb=*) mb=${arg#*=} ;;
 	bench.report=*) report=${arg#*=} ;; bench.win=*) win=${arg#*=} ;;
 	bench.period=*) period=${arg#*=} ;; bench.idle=*) idle=${arg#*=} ;;
+	bench.spin=1) spin=spin ;;
 	esac
 done
 bad() { echo "BENCH error=$*"; exit 1; }
@@ -46,7 +48,7 @@ echo "BENCH after_boot user_booted=$(cat /proc/sys/kernel/user_booted)"
 
 # Workload 2: light load for $win s after the end of boot.
 phase win
-out=$(bench_guest load "$period" "$((win * 1000))") || bad "bench_guest load"
+out=$(bench_guest load "$period" "$((win * 1000))" $spin) || bad "bench_guest load"
 echo "BENCH $out"
 # Issue 4: an idle window after that.
 if [ "$idle" -gt 0 ]; then
@@ -58,11 +60,12 @@ phase end
 # Count per phase: expedited GPs (rcu_exp_grace_period "start"), normal GPs
 # (rcu_grace_period "start"), expedited-GP IPIs (rcu_exp_handler runs).
 cat $T/trace > /tmp/trace || bad "reading the trace"
-awk '
+grep -q '^# entries-in-buffer' /tmp/trace || bad "no trace header"
+counts=$(awk '
 /entries-in-buffer\/entries-written:/ { split($3, e, "/"); lost = e[2] - e[1] }
 /tracing_mark_write: BENCH phase=/ { sub(/.*BENCH phase=/, ""); ph = $1; seen[ph] = 1; next }
 ph == "" { next }
-/ rcu_exp_grace_period: / && $NF == "start" { exp[ph]++ }
+/ rcu_exp_grace_period: / && $NF == "start" { nexp[ph]++ }
 / rcu_grace_period: / && $NF == "start" { gp[ph]++ }
 / exp_ipi: / { ipi[ph]++ }
 END {
@@ -70,10 +73,10 @@ END {
 	n = split("wl1 report win idle", p, " ")
 	for (i = 1; i <= n; i++)
 		if (seen[p[i]])
-			printf " %s_exp=%d %s_gp=%d %s_ipi=%d", p[i], exp[p[i]], p[i], gp[p[i]], p[i], ipi[p[i]]
+			printf " %s_exp=%d %s_gp=%d %s_ipi=%d", p[i], nexp[p[i]], p[i], gp[p[i]], p[i], ipi[p[i]]
 	printf "\n"
-}' /tmp/trace | sed 's/^/BENCH /'
-grep -q '^# entries-in-buffer' /tmp/trace || bad "no trace header"
+}' /tmp/trace) || bad "counting the trace"
+echo "BENCH $counts"
 
 # The kernel's own account, and anything at warning level or worse (the
 # host looks for those on the console).
