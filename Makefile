@@ -35,7 +35,7 @@ guest-bin: setup
 run: kernel guest-bin
 	@scripts/initramfs.sh qemu $(B)/initramfs-demo.cpio.gz
 	@scripts/qemu-run.sh -i $(B)/initramfs-demo.cpio.gz -l $(B)/demo.log -t 300 \
-		-a "ub.run=demo user_booted_reported user_booted_timeout=120" ; rc=$$?; \
+		-a "ub.run=demo $$(sed -n "s/^# append://p" scripts/guest/demo.sh)" ; rc=$$?; \
 	sed -n '/^demo:/p;/^ok /p;/^not ok/p;/== timeline/,/UB-VERDICT/p' $(B)/demo.log | grep -v UB-VERDICT; \
 	echo "full console log: $(B)/demo.log"; exit $$rc
 

@@ -20,6 +20,7 @@
 #include <linux/jiffies.h>
 #include <linux/kstrtox.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sysctl.h>
 #include <linux/timekeeping.h>
@@ -35,16 +36,6 @@
 /* Longest fallback an admin may ask for: a day. */
 #define USER_BOOTED_TIMEOUT_MAX	(24 * 60 * 60)
 
-VISIBLE_IF_KUNIT void user_booted_state_init(struct user_booted_state *s)
-{
-	mutex_init(&s->lock);
-	RAW_INIT_NOTIFIER_HEAD(&s->chain);
-	s->nr_subscribers = 0;
-	s->reason = 0;
-	s->booted = false;
-}
-EXPORT_SYMBOL_IF_KUNIT(user_booted_state_init);
-
 /*
  * End boot once: the first caller tells every subscriber, in process context
  * with @s->lock held; later callers wait for that and return false.
@@ -58,7 +49,9 @@ VISIBLE_IF_KUNIT bool user_booted_state_end(struct user_booted_state *s,
 	first = !s->reason;
 	if (first) {
 		s->reason = reason;
-		raw_notifier_call_chain(&s->chain, reason, NULL);
+		/* NOTIFY_STOP would hide the event from the rest: not allowed. */
+		WARN_ONCE(raw_notifier_call_chain(&s->chain, reason, NULL) & NOTIFY_STOP_MASK,
+			  "user_booted: a subscriber returned NOTIFY_STOP\n");
 		/* Pairs with smp_load_acquire() in user_booted(). */
 		smp_store_release(&s->booted, true);
 	}
@@ -218,22 +211,26 @@ EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
 
 static void user_booted_end(enum user_booted_reason reason)
 {
-	u64 since_launch = ktime_get_ns() - launch_ns;
 	u64 start = ktime_get_ns();
+	u64 since_launch = start - launch_ns;
+	u32 since_ns;
+	u64 since_s = div_u64_rem(since_launch, NSEC_PER_SEC, &since_ns);
 
 	if (!user_booted_state_end(&user_booted_state, reason))
 		return;
 	cancel_delayed_work(&timeout_work);
+#ifdef CONFIG_PROC_SYSCTL
 	proc_sys_poll_notify(&user_booted_poll);
+#endif
 	trace_user_booted(reason, since_launch, current);
 	if (reason == USER_BOOTED_TIMEOUT)
 		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to %s or tune user_booted_timeout=\n",
 			READ_ONCE(timeout_secs), USER_BOOTED_SYSCTL_PATH);
-	pr_info("userspace boot ended (%s) %llu.%03llu s after init launch, by %s[%d]; %u subscribers told in %llu us\n",
-		reason_names[reason], since_launch / NSEC_PER_SEC,
-		since_launch % NSEC_PER_SEC / NSEC_PER_MSEC, current->comm,
-		task_pid_nr(current), user_booted_state.nr_subscribers,
-		(ktime_get_ns() - start) / NSEC_PER_USEC);
+	pr_info("userspace boot ended (%s) %llu.%03u s after init launch, by %s[%d]; %u subscribers told in %llu us\n",
+		reason_names[reason], since_s, since_ns / (u32)NSEC_PER_MSEC,
+		current->comm, task_pid_nr(current),
+		user_booted_state.nr_subscribers,
+		div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
 }
 
 static void user_booted_timeout_fn(struct work_struct *work)

@@ -29,12 +29,22 @@ struct user_booted_state {
 	bool booted;
 };
 
-void user_booted_state_init(struct user_booted_state *s);
+static inline void user_booted_state_init(struct user_booted_state *s)
+{
+	mutex_init(&s->lock);
+	RAW_INIT_NOTIFIER_HEAD(&s->chain);
+	s->nr_subscribers = 0;
+	s->reason = 0;
+	s->booted = false;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
 bool user_booted_state_end(struct user_booted_state *s,
 			   enum user_booted_reason reason);
 int user_booted_state_register(struct user_booted_state *s,
 			       struct notifier_block *nb);
 int user_booted_state_unregister(struct user_booted_state *s,
 				 struct notifier_block *nb);
+#endif
 
 #endif /* _KERNEL_USER_BOOTED_INTERNAL_H */

@@ -18,7 +18,8 @@ mkdir -p "$obj"
 
 # Reproducible inputs keep ccache hits across trees and rebuilds.
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=user_booted KBUILD_BUILD_HOST=qemu
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache} CCACHE_BASEDIR=$BUILD CCACHE_MAXSIZE=5G
+# ccache keeps its usual home (~/.cache/ccache), so a fresh clone builds warm.
+export CCACHE_BASEDIR=$BUILD CCACHE_MAXSIZE=5G
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 kmake() { make -s -C "$TREE" O="$obj" CC="ccache gcc" -j"$(nproc)" "$@"; }
 

@@ -58,16 +58,33 @@ suite() {
 }
 
 log "building"
-make -s -C "$TOP" kernel guest-bin || { fail build "kernel build failed"; echo "$passed passed, $failed failed"; exit 1; }
-"$TOP/scripts/initramfs.sh" qemu "$BUILD/initramfs-qemu.cpio.gz"
+targets="kernel guest-bin"
+[ "${DEBUG_KERNEL:-1}" = 0 ] || targets="$targets kernel-debug"
+if ! make -s -C "$TOP" $targets; then
+	fail build "make $targets failed"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+for flavour in qemu debug; do
+	"$TOP/scripts/initramfs.sh" $flavour "$BUILD/initramfs-$flavour.cpio.gz"
+done
 
-log "guest suites (qemu kernel)"
-guest kunit qemu "ub.run=kunit"
-for t in "$TOP"/scripts/guest/boot-*.sh; do
-	[ -e "$t" ] || continue
-	name=${t##*/}; name=${name%.sh}
-	# The boot parameters a boot-path test needs are on its "# append:" line.
-	guest "$name" qemu "ub.run=$name $(sed -n 's/^# append: //p' "$t")"
+# Every guest script with an "# append: PARAMS" line is a suite of its own,
+# booted with those kernel parameters: on the qemu kernel, and again on the
+# debug kernel (lockdep, KASAN, ...) unless its "# flavour:" line says
+# otherwise.
+flavours_of() { sed -n 's/^# flavour: //p' "$1" | grep . || echo "qemu debug"; }
+for flavour in qemu debug; do
+	[ "$flavour" = debug ] && [ "${DEBUG_KERNEL:-1}" = 0 ] && continue
+	log "guest suites ($flavour kernel)"
+	for t in "$TOP"/scripts/guest/*.sh; do
+		grep -q '^# append:' "$t" || continue
+		flavours_of "$t" | grep -qw "$flavour" || continue
+		name=${t##*/}; name=${name%.sh}
+		suffix=; [ "$flavour" = debug ] && suffix=-debug
+		guest "$name$suffix" "$flavour" \
+			"ub.run=$name $(sed -n 's/^# append://p' "$t")"
+	done
 done
 
 if [ -x "$TOP/systemd-plugin/tests/run-host-tests.sh" ]; then

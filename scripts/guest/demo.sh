@@ -1,5 +1,7 @@
 # make run: a tiny "userspace boot" that reports its end to the kernel.
 # Booted with user_booted_reported: the kernel waits for this script.
+# append: user_booted_reported
+# flavour: qemu
 . /ub/lib.sh
 say() { echo "demo: $*"; }
 
