@@ -1,6 +1,7 @@
 #!/bin/bash
 # make test: every suite of the project.  Each suite prints TAP lines; this
 # counts them and ends with the line "N passed, N failed".
+# Quicker partial runs: DEBUG_KERNEL=0 (no debug-kernel boots), SYSTEMD_E2E=0.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -90,6 +91,14 @@ done
 if [ -x "$TOP/systemd-plugin/tests/run-host-tests.sh" ]; then
 	log "systemd plugin, host side"
 	suite systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
+fi
+
+log "lint: checkpatch, kernel-doc, sysctl docs, Sphinx, W=1/sparse on the series"
+suite lint "$TOP/scripts/lint.sh"
+
+if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
+	log "systemd plugin, end to end under real systemd"
+	suite systemd-e2e "$TOP/scripts/systemd-e2e.sh"
 fi
 
 echo
