@@ -6,7 +6,8 @@ set -eu
 
 out=$BUILD/series
 rm -rf "$out"
-git -C "$TREE" format-patch -q --cover-letter --thread=shallow -o "$out" base..series
+git -C "$TREE" -c user.name="Your Name" -c user.email=you@example.org \
+	format-patch -q --cover-letter --thread=shallow -o "$out" base..series
 cover=$(ls "$out"/0000-*.patch)
 # Fill the cover letter's subject and blurb from series/cover-letter.txt.
 subject=$(head -n 1 "$TOP/series/cover-letter.txt")
