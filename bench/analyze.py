@@ -24,6 +24,7 @@ from scipy import stats
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONF = 0.95
+QUIET = 0.5  # exploratory subset: other processes used at most this many host CPUs
 
 # ---------------------------------------------------------------- parsing
 
@@ -168,7 +169,7 @@ def cmd_parse(work, out):
         family, arm = r["kind"].split(":")
         log = os.path.join(work, r["log"])
         base = {"seq": int(r["seq"]), "round": r["round"], "arm": arm, "host_load1": r["host_load1"],
-                "wall_s": r["wall_s"]}
+                "host_other_cpus": r.get("host_other_cpus", ""), "wall_s": r["wall_s"]}
         if family == "boot":
             row = parse_bench_log(log)
             if "error" in row or "wl1_total_ms" not in row:
@@ -370,6 +371,8 @@ def judge(t, tables, alpha):
             fmt(med), fmt(lo), fmt(hi), 100 * cover, len(vx), b)
     else:
         return "?", "unknown test " + test
+    if "n/a" in detail.split("Mann-Whitney")[0]:
+        return "INCONCLUSIVE (too few boots)", detail
     return ("MET" if ok else "NOT MET"), detail
 
 
@@ -422,23 +425,36 @@ def plot_sequence(path, tables):
     import matplotlib.pyplot as plt
 
     panels = [("wl12", "wl1_total_ms", "workload 1: userspace boot (ms)", list(ARMS), True),
+              ("wl12", "iso_med_ms", "issue 4: membarrier latency at boot start (ms)", list(ARMS), True),
               ("wl12", "win_exp", "workload 2: expedited GPs in window", list(ARMS), False),
               ("wl3", "write_us", "workload 3: write latency (us)", ["0", "1", "100", "100c"], True),
               ("wl4", "startup_s", "workload 4: systemd startup (s)", ["A", "B"], False)]
     panels = [p for p in panels if tables.get(p[0])]
     if not panels:
         return False
-    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.2 * len(panels)), squeeze=False)
-    for ax, (tab, metric, title, arms, logy) in zip(axes[:, 0], panels):
+    runs = tables.get("runs") or []
+    fig, axes = plt.subplots(len(panels) + 1, 1, figsize=(9, 2.2 * (len(panels) + 1)), squeeze=False)
+    ax = axes[-1, 0]
+    if runs:
+        pts = [(int(r["seq"]), float(r["host_other_cpus"])) for r in runs if r.get("host_other_cpus")]
+        if pts:
+            ax.plot(*zip(*pts), ".-", ms=3, lw=0.5, color="k")
+        bad = [r for r in runs if r["status"] != "ok" and r.get("host_other_cpus")]
+        if bad:
+            ax.plot([int(r["seq"]) for r in bad], [float(r["host_other_cpus"]) for r in bad], "rx", label="failed boot")
+            ax.legend(fontsize=7)
+    ax.set_title("CPUs used by other processes on the host during each boot (of 2)", fontsize=9)
+    for ax, (tab, metric, title, arms, logy) in zip(axes[:-1, 0], panels):
         for i, a in enumerate(arms):
             pts = [(int(r["seq"]), float(r[metric])) for r in tables[tab] if r["arm"] == a and r.get(metric)]
             if pts:
                 s, v = zip(*pts)
                 ax.plot(s, v, "o", ms=3, label=a, color="C%d" % i)
-        if logy:
+        if logy and ax.lines:
             ax.set_yscale("log")
         ax.set_title(title, fontsize=9)
-        ax.legend(fontsize=7, ncol=4)
+        if ax.lines:
+            ax.legend(fontsize=7, ncol=4)
     axes[-1, 0].set_xlabel("boot sequence number (interleaved, shuffled per round)")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
@@ -476,6 +492,13 @@ def cmd_report(out):
       "(commit %s). The boot is the unit: every number below is one value per boot." % setup.get("prereg_commit", "?"))
     w("")
 
+    # ------------------------------------------------------------ headline
+    w("## Headline")
+    w("")
+    for line in headline(tables):
+        w("- " + line)
+    w("")
+
     # ------------------------------------------------------------ targets
     w("## Targets (fixed before the data)")
     w("")
@@ -489,6 +512,9 @@ def cmd_report(out):
     w("| W4: real systemd boot, A vs B | issue 7, workload 4 | (no target: report the effect) | %s |" % (
         w4_summary(wl4) if wl4 else "not measured: " + setup.get("workload4_not_run", "see below")))
     w("")
+    for a in prereg.get("amendments", []):
+        w("Amendment, also before the data: " + a)
+        w("")
 
     # ------------------------------------------------------------ setup
     w("## Setup")
@@ -545,10 +571,26 @@ def cmd_report(out):
         w("")
     w("%s" % prereg["exclusions"])
     w("")
-    w("Host load (1-min load average when each boot started; the host has 2 CPUs and is shared): "
-      "median %s, max %s." % (fmt(np.median([float(r["host_load1"]) for r in runs])) if runs else "n/a",
-                              fmt(max([float(r["host_load1"]) for r in runs])) if runs else "n/a"))
+    other = [float(r["host_other_cpus"]) for r in runs if r.get("host_other_cpus")]
+    w("The host has 2 CPUs and is shared with other work (kernel builds). QEMU ran at nice %s. CPUs used "
+      "by all other processes during a boot (from /proc/stat, minus QEMU's own CPU time): median %s, "
+      "90th percentile %s, max %s; 1-min load average at boot start: median %s, max %s." % (
+          setup.get("qemu_niceness", "0").split()[0],
+          fmt(np.median(other)) if other else "n/a", fmt(np.percentile(other, 90)) if other else "n/a",
+          fmt(max(other)) if other else "n/a",
+          fmt(np.median([float(r["host_load1"]) for r in runs])) if runs else "n/a",
+          fmt(max([float(r["host_load1"]) for r in runs])) if runs else "n/a"))
     w("")
+    sens = sensitivity(tables)
+    if sens:
+        w("Sensitivity to that contention: Spearman rank correlation between the other processes' CPU use "
+          "during a boot and the boot's value, per arm (|rho| near 1 and small p: contention moved the metric):")
+        w("")
+        w("| metric | " + " | ".join("arm %s" % a for a in sens["arms"]) + " |")
+        w("|---|" + "---|" * len(sens["arms"]))
+        for metric, cells in sens["rows"]:
+            w("| %s | %s |" % (metric, " | ".join(cells)))
+        w("")
 
     # ------------------------------------------------------------ workload 1
     arms = [a for a in ARMS if len(values(wl12, a, "wl1_total_ms"))]
@@ -574,7 +616,17 @@ def cmd_report(out):
         w("")
         w("![workload 1](wl1_boot.png)")
         w("")
-        w("Per-boot median latency of one membarrier(GLOBAL) during the synthetic boot (issue 4):")
+        w("Issue 4: per-boot median latency of one membarrier(GLOBAL), 100 calls back to back at the start "
+          "of userspace boot, before the synthetic boot (`bench_guest mb 100`):")
+        w("")
+        w(arm_table(wl12, arms, "iso_med_ms", "ms"))
+        w("")
+        w(pair_table(wl12, pairs, "iso_med_ms", "ms"))
+        w("")
+        w("![membarrier latency at the start of boot](iso_membarrier.png)")
+        w("")
+        w("The same inside the synthetic boot (its 200 membarrier calls, between the other operations, "
+          "whose background work keeps the other CPU busy):")
         w("")
         w(arm_table(wl12, arms, "mb_med_ms", "ms"))
         w("")
@@ -606,13 +658,14 @@ def cmd_report(out):
         # -------------------------------------------------------- workload 2
         w("## Workload 2: after the end of boot")
         w("")
-        w("Right after the synthetic boot (and, in B, the report), `bench_guest load 100 ...`, %s s: one "
-          "membarrier(GLOBAL) every 100 ms for the window. Counted from the trace (ring buffer on from "
+        w("Right after the synthetic boot (and, in B, the report), a window of %s s: `bench_guest load 100 "
+          "MS spin` makes one membarrier(GLOBAL) every 100 ms on CPU 0 while a CPU-bound task spins in "
+          "userspace on CPU 1 (the work the machine was booted for). Counted from the trace (ring buffer on from "
           "boot via `trace_event=`, phases marked with trace_marker): expedited grace periods "
           "(`rcu:rcu_exp_grace_period` \"start\"), normal grace periods (`rcu:rcu_grace_period` \"start\"), "
           "and expedited-GP IPIs (kprobe on `rcu_exp_handler`, which runs once per IPI). Every boot's "
           "trace is checked for lost events (max lost: %s)." % (
-              fmt(np.median([float(r["load_elapsed_ms"]) for r in wl12]) / 1000),
+              fmt(round(np.median([float(r["load_elapsed_ms"]) for r in wl12]) / 1000, 1)),
               fmt(max(float(r.get("trace_lost", 0) or 0) for r in wl12))))
         w("")
         w("Expedited grace periods in the window:")
@@ -623,17 +676,25 @@ def cmd_report(out):
         w("")
         w("![workload 2](wl2_expedited.png)")
         w("")
+        w("Expedited-GP IPIs in the window (the CPU-bound task keeps the other CPU out of idle, so each "
+          "expedited grace period must interrupt it):")
+        w("")
+        w(arm_table(wl12, arms, "win_ipi", ""))
+        w("")
+        w(pair_table(wl12, [("B", "A"), ("D", "B"), ("C", "B")], "win_ipi", "IPIs", log=False))
+        w("")
         w("Also in the window (medians per boot):")
         w("")
-        w("| arm | expedited GPs | normal GPs | expedited-GP IPIs | membarrier calls | membarrier median latency (ms) | boot mode ended (s after window start) |")
+        w("| arm | expedited GPs | normal GPs | expedited-GP IPIs | membarrier calls | membarrier median latency (ms) | boot mode ended (s after the window started) |")
         w("|---|---|---|---|---|---|---|")
         for a in arms:
-            em = values(wl12, a, "end_minus_win_s")
+            em = [float(r["end_minus_win_s"]) for r in wl12
+                  if r["arm"] == a and r.get("end_minus_win_s") and r.get("end_reason") in ("reported", "timeout")]
             w("| %s | %s | %s | %s | %s | %s | %s |" % (
                 ARMS[a], fmt(np.median(values(wl12, a, "win_exp"))), fmt(np.median(values(wl12, a, "win_gp"))),
                 fmt(np.median(values(wl12, a, "win_ipi"))), fmt(np.median(values(wl12, a, "load_n"))),
                 fmt(np.median(values(wl12, a, "load_med_ms"))),
-                fmt(np.median(em)) if len(em) else "before the window"))
+                fmt(np.median(em)) if len(em) else ("at init launch" if a in "AC" else "after the window")))
         w("")
         idle_arms = [a for a in arms if len(values(wl12, a, "idle_exp"))]
         if idle_arms:
@@ -684,6 +745,25 @@ def cmd_report(out):
         w("")
         w("![workload 3](wl3_write.png)")
         w("")
+        host = kv(setup.get("host_calib", "").split(" (")[0])
+        cal = []
+        for key, what in (("loop_ns", "register-only loop step"), ("mem_ns", "loop step with a load and a store"),
+                          ("syscall_ns", "getppid() system call")):
+            g = np.concatenate([values(wl3, a, key) for a in W3])
+            if len(g) and isinstance(host.get(key), float):
+                cal.append("| %s | %s ns | %s ns | %sx |" % (what, fmt(np.median(g)), fmt(host[key]),
+                                                            fmt(np.median(g) / host[key])))
+        if cal:
+            w("How slow the emulated machine is (`bench_guest calib`, the same static binary in the notify "
+              "guests, median, and on the host, best of 5; the host runs its own kernel, so the system call "
+              "row compares two kernels too). A yardstick for reading the absolute times, not a conversion "
+              "factor:")
+            w("")
+            w("| operation | guest (TCG) | host | guest/host |")
+            w("|---|---|---|---|")
+            for line in cal:
+                w(line)
+            w("")
         w("`user_booted()` itself is one `smp_load_acquire()` of a bool (kernel/user_booted.c): a plain "
           "load on x86, with no measurable cost to time from userspace; it is not benchmarked.")
         w("")
@@ -708,6 +788,34 @@ def cmd_report(out):
         w("**Not done**: %s" % setup.get("workload4_not_run", "no successful systemd boots."))
         w("")
 
+    # ------------------------------------------------------------ exploratory
+    quiet = {n: [r for r in rows if r.get("host_other_cpus") and float(r["host_other_cpus"]) <= QUIET]
+             for n, rows in tables.items()}
+    if any(quiet.values()):
+        w("## Exploratory, not pre-registered: boots on a quiet host")
+        w("")
+        w("Only the boots during which all other processes together used at most %s CPU (of 2): what the "
+          "numbers look like with little host contention. Selected by a condition outside the guest's "
+          "control, but it may still go with the arm (a guest that idles leaves more CPU to the others); the "
+          "subsets are small and were not planned for; no test here counts for a target." % QUIET)
+        w("")
+        w("| metric | " + " | ".join(ARMS.values()) + " |")
+        w("|---|---|---|---|---|")
+        for metric, unit in (("wl1_total_ms", " ms"), ("iso_med_ms", " ms"), ("mb_med_ms", " ms"), ("win_exp", "")):
+            cells = []
+            for a in ARMS:
+                v = values(quiet["wl12"], a, metric)
+                cells.append("%s%s (n=%d)" % (fmt(np.median(v)), unit, len(v)) if len(v) else "n=0")
+            w("| %s | %s |" % (metric, " | ".join(cells)))
+        w("")
+        if quiet.get("wl3"):
+            cells = []
+            for a in W3:
+                v = values(quiet["wl3"], a, "write_us")
+                cells.append("%s: %s us (n=%d)" % (W3[a], fmt(np.median(v)), len(v)) if len(v) else "%s: n=0" % W3[a])
+            w("Workload 3 write(2) latency on a quiet host: " + "; ".join(cells) + ".")
+            w("")
+
     w("## Run order and drift")
     w("")
     w("![sequence](sequence.png)")
@@ -726,16 +834,19 @@ def cmd_report(out):
     open(os.path.join(out, "report.md"), "w").write("\n".join(md))
 
     # ------------------------------------------------------------ plots
-    for f in ("wl1_boot.png", "wl1_membarrier.png", "wl2_expedited.png", "wl3_write.png", "wl4_systemd.png", "sequence.png"):
+    for f in ("iso_membarrier.png", "wl1_boot.png", "wl1_membarrier.png", "wl2_expedited.png", "wl3_write.png", "wl4_systemd.png", "sequence.png"):
         p = os.path.join(out, f)
         if os.path.exists(p):
             os.remove(p)
     if wl12:
         plot_hist(os.path.join(out, "wl1_boot.png"), wl12, arms, "wl1_total_ms", "synthetic userspace boot (ms, log scale)",
                   "Workload 1: userspace boot duration per arm", logx=True)
+        plot_hist(os.path.join(out, "iso_membarrier.png"), wl12, arms, "iso_med_ms",
+                  "per-boot median membarrier(GLOBAL) latency, 100 back to back (ms, log scale)",
+                  "Issue 4: synchronize_rcu() from userspace at the start of boot", logx=True)
         plot_hist(os.path.join(out, "wl1_membarrier.png"), wl12, arms, "mb_med_ms",
                   "per-boot median membarrier(GLOBAL) latency during boot (ms, log scale)",
-                  "Issue 4: synchronize_rcu() from userspace during boot", logx=True)
+                  "synchronize_rcu() from userspace inside the synthetic boot", logx=True)
         plot_hist(os.path.join(out, "wl2_expedited.png"), wl12, arms, "win_exp",
                   "expedited grace periods in the window after boot end",
                   "Workload 2: expedited GPs under light load after boot")
@@ -746,9 +857,87 @@ def cmd_report(out):
     if wl4:
         plot_hist(os.path.join(out, "wl4_systemd.png"), wl4, ["A", "B"], "startup_s", "systemd userspace startup (s)",
                   "Workload 4: time to StartupFinished", labels=W4)
-    plot_sequence(os.path.join(out, "sequence.png"), tables)
+    plot_sequence(os.path.join(out, "sequence.png"), {**tables, "runs": runs})
     for t, v, d in verdicts:
         print("%-12s %-12s %s" % (t["id"], v, d))
+
+
+def sensitivity(tables):
+    specs = [("wl12", "wl1_total_ms", list(ARMS)), ("wl12", "iso_med_ms", list(ARMS)),
+             ("wl12", "mb_med_ms", list(ARMS)), ("wl3", "write_us", ["0", "1", "100", "100c"]),
+             ("wl4", "startup_s", ["A", "B"])]
+    arms_all = []
+    rows = []
+    for tab, metric, arms in specs:
+        data = tables.get(tab) or []
+        if not data:
+            continue
+        cells = {}
+        for a in arms:
+            pts = [(float(r["host_other_cpus"]), float(r[metric])) for r in data
+                   if r["arm"] == a and r.get("host_other_cpus") and r.get(metric)]
+            if len(pts) >= 5 and len(set(p[0] for p in pts)) > 1 and len(set(p[1] for p in pts)) > 1:
+                rho, p = stats.spearmanr([q[0] for q in pts], [q[1] for q in pts])
+                cells[a] = "%+.2f (p %s)" % (rho, fmt_p(p))
+            if a not in arms_all:
+                arms_all.append(a)
+        rows.append((metric, cells))
+    if not rows:
+        return None
+    return {"arms": arms_all, "rows": [(m, [c.get(a, "") for a in arms_all]) for m, c in rows]}
+
+
+def med_str(rows, arm, metric, unit=""):
+    v = values(rows, arm, metric)
+    if not len(v):
+        return "n/a"
+    med, lo, hi, _ = median_ci(v)
+    return "%s%s [%s, %s]" % (fmt(med), unit, fmt(lo), fmt(hi))
+
+
+def ratio_str(rows, x, y, metric):
+    vx, vy = values(rows, x, metric), values(rows, y, metric)
+    if not len(vx) or not len(vy):
+        return "n/a"
+    est, lo, hi = hl_ci(vx, vy, log=True)
+    return "%s [%s, %s], Mann-Whitney p = %s" % (fmt(est), fmt(lo), fmt(hi), fmt_p(mwu(vx, vy)))
+
+
+def headline(tables):
+    """A few lines with the main numbers: medians [95% CI], effects [95% CI]."""
+    wl12, wl3, wl4 = tables["wl12"], tables["wl3"], tables["wl4"]
+    out = []
+    if wl12:
+        out.append("Synthetic userspace boot (workload 1), median [95%% CI]: A stock %s, B reported %s, "
+                   "C always expedited %s, D timeout %s; B/A = %s; B/C = %s." % (
+                       med_str(wl12, "A", "wl1_total_ms", " ms"), med_str(wl12, "B", "wl1_total_ms", " ms"),
+                       med_str(wl12, "C", "wl1_total_ms", " ms"), med_str(wl12, "D", "wl1_total_ms", " ms"),
+                       ratio_str(wl12, "B", "A", "wl1_total_ms"), ratio_str(wl12, "B", "C", "wl1_total_ms")))
+        out.append("One membarrier(GLOBAL) = synchronize_rcu() during userspace boot, 100 back to back "
+                   "(issue 4), per-boot median: A %s, B %s, C %s; B/A = %s; B/C = %s. Inside the synthetic "
+                   "boot: A %s, B %s, C %s." % (
+                       med_str(wl12, "A", "iso_med_ms", " ms"), med_str(wl12, "B", "iso_med_ms", " ms"),
+                       med_str(wl12, "C", "iso_med_ms", " ms"), ratio_str(wl12, "B", "A", "iso_med_ms"),
+                       ratio_str(wl12, "B", "C", "iso_med_ms"), med_str(wl12, "A", "mb_med_ms", " ms"),
+                       med_str(wl12, "B", "mb_med_ms", " ms"), med_str(wl12, "C", "mb_med_ms", " ms")))
+        out.append("Expedited grace periods in the 15 s after boot end (workload 2): A %s, B %s, C %s, D %s; "
+                   "IPIs they sent to the busy CPU: A %s, B %s, C %s, D %s. Idle 10 s after that: A %s, B %s." % (
+                       med_str(wl12, "A", "win_exp"), med_str(wl12, "B", "win_exp"), med_str(wl12, "C", "win_exp"),
+                       med_str(wl12, "D", "win_exp"), med_str(wl12, "A", "win_ipi"), med_str(wl12, "B", "win_ipi"),
+                       med_str(wl12, "C", "win_ipi"), med_str(wl12, "D", "win_ipi"),
+                       med_str(wl12, "A", "idle_exp"), med_str(wl12, "B", "idle_exp")))
+    if wl3:
+        out.append("write(2) of kernel.user_booted=1 (workload 3), median [95%% CI]: 0 subscribers %s, 1 %s, "
+                   "100 %s; 100 with the serial console printing %s (a second write, no notification: %s)." % (
+                       med_str(wl3, "0", "write_us", " us"), med_str(wl3, "1", "write_us", " us"),
+                       med_str(wl3, "100", "write_us", " us"), med_str(wl3, "100c", "write_us", " us"),
+                       med_str(wl3, "100", "write2_us", " us")))
+    if wl4:
+        out.append("Real systemd boot, userspace startup (workload 4): A %s, B %s; %s." % (
+            med_str(wl4, "A", "startup_s", " s"), med_str(wl4, "B", "startup_s", " s"), w4_summary(wl4)))
+    out.append("Guest under QEMU TCG (no KVM on this host) on a shared 2-CPU host: absolute times are "
+               "emulation times, many times native; compare arms, not absolutes.")
+    return out
 
 
 def w4_summary(wl4):

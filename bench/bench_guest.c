@@ -12,6 +12,11 @@
  *	MODULE.ko.  Prints "wl1 total_ms=... KIND_n= KIND_med_ms= KIND_sum_ms= ..."
  *	where KIND is mb, mount, ns, cg, modload, modunload.
  *
+ *   bench_guest mb N
+ *	N membarrier(GLOBAL) calls back to back, nothing else running: the
+ *	latency of one synchronize_rcu() from userspace, as in MEASURING.md.
+ *	Prints "iso iso_n= iso_med_ms= ...".
+ *
  *   bench_guest load PERIOD_MS DURATION_MS [spin]
  *	Workload 2's light load: one membarrier(GLOBAL) every PERIOD_MS
  *	(absolute schedule) for DURATION_MS, on CPU 0.  With "spin", a child
@@ -23,6 +28,11 @@
  *	Workload 3: time the write(2) of "1" to /proc/sys/kernel/user_booted
  *	(open is not timed), then a second write (boot already ended).
  *	Prints "write write_us=X write2_us=Y ret=R".
+ *
+ *   bench_guest calib
+ *	Fixed loops, timed: registers only, memory loads and stores, getppid()
+ *	syscalls.  Run in the guest and on the host, the ratios say how much
+ *	slower the emulated CPU is.  Prints "calib loop_ns= mem_ns= syscall_ns=".
  *
  * Times are CLOCK_MONOTONIC.  Exit status 0 on success, 2 on any error.
  */
@@ -210,6 +220,22 @@ static int cmd_boot(int rounds, int mb, const char *ko)
 	return 0;
 }
 
+static int cmd_mb(int n)
+{
+	struct series s = { .name = "iso" };
+	double t;
+
+	while (n-- > 0) {
+		t = now_ms();
+		membarrier_global();
+		add(&s, now_ms() - t);
+	}
+	printf("iso");
+	print_series(&s);
+	printf("\n");
+	return 0;
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -261,6 +287,37 @@ static int cmd_load(int period_ms, int duration_ms, int spin)
 	return 0;
 }
 
+static int cmd_calib(void)
+{
+	const long n = 20000000, m = 4000000, k = 200000;
+	unsigned int *a = calloc(1 << 16, sizeof(*a));	/* 256 KiB */
+	unsigned long x = 1;
+	double t0, t1, t2, t3;
+	long i;
+
+	if (!a)
+		fail("calloc");
+	t0 = now_ms();
+	for (i = 0; i < n; i++) {	/* registers only */
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		__asm__ volatile("" : "+r"(x));
+	}
+	t1 = now_ms();
+	for (i = 0; i < m; i++) {	/* a load and a store per step */
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		a[(x >> 33) & 0xffff] += a[i & 0xffff];
+	}
+	__asm__ volatile("" : : "r"(a[x & 0xffff]));
+	t2 = now_ms();
+	for (i = 0; i < k; i++)		/* kernel entry and exit */
+		syscall(__NR_getppid);
+	t3 = now_ms();
+	printf("calib loop_ns=%.3f mem_ns=%.3f syscall_ns=%.1f\n", (t1 - t0) * 1e6 / n,
+	       (t2 - t1) * 1e6 / m, (t3 - t2) * 1e6 / k);
+	free(a);
+	return 0;
+}
+
 static double timed_write(int fd, ssize_t *ret)
 {
 	struct timespec a, b;
@@ -305,10 +362,14 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "boot"))
 		return cmd_boot(atoi(argv[2]), atoi(argv[3]), argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "mb"))
+		return cmd_mb(atoi(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "load"))
 		return cmd_load(atoi(argv[2]), atoi(argv[3]), argc == 5 && !strcmp(argv[4], "spin"));
 	if (argc == 2 && !strcmp(argv[1], "write"))
 		return cmd_write();
-	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | load PERIOD_MS DURATION_MS [spin] | write\n");
+	if (argc == 2 && !strcmp(argv[1], "calib"))
+		return cmd_calib();
+	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write\n");
 	return 2;
 }

@@ -4,15 +4,16 @@
 # expedited-GP IPIs are counted per phase from the rcu tracepoints and a
 # kprobe that bench/run.sh sets on the kernel command line; trace_marker
 # lines mark the phases.  Prints "BENCH key=value ..." lines for the host.
-# Parameters (kernel command line): bench.rounds= bench.mb= bench.report=0|1
+# Parameters (kernel command line): bench.iso=N (membarriers in isolation
+# first) bench.rounds= bench.mb= bench.report=0|1
 # bench.win=SECONDS bench.period=MS bench.spin=1 (a CPU-bound task on the last
 # CPU during the window) bench.idle=SECONDS.
 # Not a "make test" suite: it has no append line.
 T=/sys/kernel/tracing
-rounds=20 mb=10 report=0 win=15 period=100 idle=0 spin=
+iso=100 rounds=20 mb=10 report=0 win=15 period=100 idle=0 spin=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
-	bench.rounds=*) rounds=${arg#*=} ;; bench.mb=*) mb=${arg#*=} ;;
+	bench.iso=*) iso=${arg#*=} ;; bench.rounds=*) rounds=${arg#*=} ;; bench.mb=*) mb=${arg#*=} ;;
 	bench.report=*) report=${arg#*=} ;; bench.win=*) win=${arg#*=} ;;
 	bench.period=*) period=${arg#*=} ;; bench.idle=*) idle=${arg#*=} ;;
 	bench.spin=1) spin=spin ;;
@@ -33,6 +34,11 @@ mkdir -p /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup || bad "cgroup2 
 echo "BENCH setup uname=$(uname -r | tr ' ' _) ncpu=$(nproc) user_booted=$(cat /proc/sys/kernel/user_booted) expedited=$(cat /sys/kernel/rcu_expedited 2>/dev/null || echo na)"
 echo "BENCH version $(cat /proc/version)"
 echo "BENCH cmdline $(cat /proc/cmdline)"
+
+# Issue 4: synchronize_rcu() from userspace during boot, in isolation.
+phase iso
+out=$(bench_guest mb "$iso") || bad "bench_guest mb"
+echo "BENCH $out"
 
 # Workload 1: the synthetic userspace boot.
 phase wl1
@@ -70,7 +76,7 @@ ph == "" { next }
 / exp_ipi: / { ipi[ph]++ }
 END {
 	printf "trace lost=%d", lost
-	n = split("wl1 report win idle", p, " ")
+	n = split("iso wl1 report win idle", p, " ")
 	for (i = 1; i <= n; i++)
 		if (seen[p[i]])
 			printf " %s_exp=%d %s_gp=%d %s_ipi=%d", p[i], nexp[p[i]], p[i], gp[p[i]], p[i], ipi[p[i]]

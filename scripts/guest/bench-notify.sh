@@ -21,6 +21,9 @@ if [ "$subs" -gt 0 ]; then
 	echo "BENCH told=$told"
 	[ "$told" = "$subs" ] || bad "told $told of $subs subscribers"
 fi
+# How much slower than the host's CPU the emulated one runs (bench/run.sh
+# times the same loop on the host).
+echo "BENCH $(bench_guest calib)"
 # The tick rate, for the setup: jiffies advanced over 1 s of CLOCK_MONOTONIC.
 jn() { awk '/^jiffies:/ { j = $2 } /^now at/ { n = $3 } END { print j, n }' /proc/timer_list; }
 read -r j1 n1 <<EOT
