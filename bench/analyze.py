@@ -696,6 +696,24 @@ def cmd_report(out):
                 fmt(np.median(values(wl12, a, "load_med_ms"))),
                 fmt(np.median(em)) if len(em) else ("at init launch" if a in "AC" else "after the window")))
         w("")
+        w("Who started the expedited grace periods after boot end (the task that drove each one, summed "
+          "over all boots of the arm; window / idle):")
+        w("")
+        w("| arm | in the window | in the idle window |")
+        w("|---|---|---|")
+        for a in arms:
+            cells = []
+            for ph in ("win", "idle"):
+                tot = {}
+                for r in wl12:
+                    if r["arm"] == a and r.get(ph + "_exp_by"):
+                        for item in r[ph + "_exp_by"].split(","):
+                            c, _, n = item.rpartition(":")
+                            tot[c] = tot.get(c, 0) + int(float(n))
+                top = sorted(tot.items(), key=lambda kv_: -kv_[1])
+                cells.append(", ".join("%s %d" % kv_ for kv_ in top[:6]) or "none")
+            w("| %s | %s | %s |" % (ARMS[a], cells[0], cells[1]))
+        w("")
         idle_arms = [a for a in arms if len(values(wl12, a, "idle_exp"))]
         if idle_arms:
             w("Idle window after it (issue 4; nothing runs in the guest; arms %s):" % ", ".join(idle_arms))

@@ -71,7 +71,15 @@ counts=$(awk '
 /entries-in-buffer\/entries-written:/ { split($3, e, "/"); lost = e[2] - e[1] }
 /tracing_mark_write: BENCH phase=/ { sub(/.*BENCH phase=/, ""); ph = $1; seen[ph] = 1; next }
 ph == "" { next }
-/ rcu_exp_grace_period: / && $NF == "start" { nexp[ph]++ }
+/ rcu_exp_grace_period: / && $NF == "start" {
+	nexp[ph]++
+	# Who asked, after boot end: the task that started the expedited GP.
+	if (ph == "win" || ph == "idle") {
+		c = $1; sub(/-[0-9]+$/, "", c); sub(/\/.*$/, "", c); gsub(/[,:=]/, "_", c)
+		if (!((ph, c) in by)) order[ph] = order[ph] " " c
+		by[ph, c]++
+	}
+}
 / rcu_grace_period: / && $NF == "start" { gp[ph]++ }
 / exp_ipi: / { ipi[ph]++ }
 END {
@@ -80,6 +88,13 @@ END {
 	for (i = 1; i <= n; i++)
 		if (seen[p[i]])
 			printf " %s_exp=%d %s_gp=%d %s_ipi=%d", p[i], nexp[p[i]], p[i], gp[p[i]], p[i], ipi[p[i]]
+	for (i = 1; i <= n; i++) {
+		if (order[p[i]] == "")
+			continue
+		m = split(order[p[i]], cs, " "); sep = ""
+		printf " %s_exp_by=", p[i]
+		for (j = 1; j <= m; j++) { printf "%s%s:%d", sep, cs[j], by[p[i], cs[j]]; sep = "," }
+	}
 	printf "\n"
 }' /tmp/trace) || bad "counting the trace"
 echo "BENCH $counts"
