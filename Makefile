@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run test series lint bench clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run test series bisect-check lint bench clean distclean
 all: kernel
 
 setup:
@@ -45,6 +45,10 @@ test:
 
 series: tree
 	@scripts/series.sh
+
+# Every prefix of the series builds (slow; not part of make test).
+bisect-check: tree
+	@scripts/bisect-check.sh
 
 # The series' quality gates (checkpatch, kernel-doc, docs), as TAP.
 lint: setup

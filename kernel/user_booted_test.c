@@ -189,10 +189,14 @@ static int racer_fn(void *arg)
 static void racing_ends_tell_each_subscriber_once(struct kunit *test)
 {
 	struct user_booted_state *s = new_state(test);
-	struct counting_nb c[NR_SUBSCRIBERS];
-	struct racer r[NR_RACERS];
+	/* Off the stack: KASAN redzones would make the frame too large. */
+	struct counting_nb *c = kunit_kcalloc(test, NR_SUBSCRIBERS, sizeof(*c), GFP_KERNEL);
+	struct racer *r = kunit_kcalloc(test, NR_RACERS, sizeof(*r), GFP_KERNEL);
 	DECLARE_COMPLETION_ONSTACK(go);
 	int i, winners = 0, round;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, r);
 
 	for (round = 0; round < 20; round++) {
 		user_booted_state_init(s);
