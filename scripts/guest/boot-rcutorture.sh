@@ -10,5 +10,5 @@ check "report mid-run ends boot" [ "$(cat $sysctl_path)" = 1 ]
 sleep $((secs / 2))
 rmmod rcutorture
 check "rcutorture: End of test: SUCCESS" sh -c "dmesg | grep -q 'End of test: SUCCESS'"
-check "no splat in the kernel log" sh -c "! dmesg | grep -qE 'WARNING:|BUG:|lockdep|circular locking|rcu_.*stall'"
+check "no splat in the kernel log" sh -c "! dmesg | grep -qE 'WARNING:|BUG:|possible .*locking|inconsistent lock|detected stall'"
 tap_done
