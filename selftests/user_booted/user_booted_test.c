@@ -1353,13 +1353,13 @@ TEST_F_TIMEOUT(boot_end, report_racing_timeout_ends_boot_once, 60)
 
 TEST_F_TIMEOUT(boot_end, timeout_ends_boot_with_a_warning, 60)
 {
-	const char *why = "needs a boot with user_booted_reported user_booted_timeout=N, N <= 10";
+	const char *why = "needs a boot with user_booted_reported user_booted_timeout=N, N <= 30";
 	struct boot_end_line e;
 	unsigned int revents;
 	char warning[96];
 	double ended_s;
 
-	if (!can_run(_metadata, cmdline_expects_report() && self->timeout <= 10, why))
+	if (!can_run(_metadata, cmdline_expects_report() && self->timeout <= 30, why))
 		SKIP(return, "%s", why);
 
 	ASSERT_EQ(1, wait_event(&self->waiter, (self->timeout + 10) * 1000, &revents))
