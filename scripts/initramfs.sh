@@ -7,6 +7,7 @@ set -eu
 
 flavour=$1 out=$2
 stage=$(mktemp -d "$BUILD/initramfs-XXXXXX")
+chmod 755 "$stage"   # the guest's /: mktemp makes it 0700
 trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,run,mnt,root,etc,ub}
