@@ -58,11 +58,12 @@ suite() {
 	tally "$name" "$LOGS/$name.log"
 }
 
-log "building"
+log "building the kernels (log: ${LOGS#"$TOP"/}/build.log; a fresh machine takes a while)"
 targets="kernel guest-bin"
 [ "${DEBUG_KERNEL:-1}" = 0 ] || targets="$targets kernel-debug"
-if ! make -s -C "$TOP" $targets; then
-	fail build "make $targets failed"
+if ! make -s -C "$TOP" $targets > "$LOGS/build.log" 2>&1; then
+	tail -n 30 "$LOGS/build.log"
+	fail build "make $targets failed (see $LOGS/build.log)"
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
