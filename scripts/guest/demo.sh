@@ -22,5 +22,5 @@ check "late subscriber told at once, reason reported" \
 
 echo
 echo "== timeline (kernel log) =="
-dmesg | grep -E 'Run /init as init process|user_booted|rcu: userspace boot' | sed 's/^/  /'
+dmesg | grep -E 'Run /init as init process|user_booted(_subscriber)?: |rcu: userspace boot' | sed 's/^/  /'
 tap_done
