@@ -37,7 +37,7 @@ accel() {
 
 args=(-accel "$(accel)" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
       -serial stdio -kernel "$kernel"
-      -append "console=ttyS0 panic=-1 oops=panic $append")
+      -append "console=ttyS0 panic=-1 oops=panic ub.smp=$smp $append")
 [ "$(accel)" = kvm ] && args+=(-cpu host)
 [ -n "$initrd" ] && args+=(-initrd "$initrd")
 [ -n "$disk" ] && args+=(-drive "file=$disk,format=raw,if=virtio,cache=unsafe")

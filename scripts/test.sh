@@ -71,6 +71,9 @@ for flavour in qemu debug; do
 	"$TOP/scripts/initramfs.sh" $flavour "$BUILD/initramfs-$flavour.cpio.gz"
 done
 
+log "the QEMU runner: vCPU count, panic and hang detection"
+suite harness "$TOP/scripts/test-harness.sh"
+
 # Every guest script with an "# append: PARAMS" line is a suite of its own,
 # booted with those kernel parameters: on the qemu kernel, and again on the
 # debug kernel (lockdep, KASAN, ...) unless its "# flavour:" line says

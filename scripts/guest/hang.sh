@@ -1,0 +1,2 @@
+# Never finishes: scripts/test-harness.sh checks that the runner's timeout fires.
+sleep 100000

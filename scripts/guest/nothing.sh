@@ -1,0 +1,2 @@
+# Does nothing and succeeds: the harness's own tests boot it.
+true
