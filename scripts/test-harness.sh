@@ -23,6 +23,6 @@ expect() {
 }
 expect "a guest that passes passes, on 2 vCPUs" 0 -s 2 -a "ub.run=nothing"
 expect "a guest on 3 vCPUs sees 3" 0 -s 3 -a "ub.run=nothing"
-expect "a guest whose init dies panics and fails" 2 -t 120 -a "rdinit=/bin/false"
+expect "a guest that panics (no init to run) fails" 2 -t 120 -a "rdinit=/nonexistent"
 expect "a hanging guest times out and fails" 2 -t 20 -a "ub.run=hang"
 [ "$failed" -eq 0 ]
