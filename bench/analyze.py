@@ -58,10 +58,32 @@ INIT_RE = re.compile(r"\[ *([0-9.]+)\] Run /init as init process")
 PHASE_RE = re.compile(r"\[ *([0-9.]+)\] bench: phase=(\w+)")
 
 
+SPLIT_RE = re.compile(r"^(BENCH .*?)\[ *\d+\.\d+\] .*$")
+
+
+def console_lines(path):
+    """The console's lines, with a kernel message that cut into a line of
+    ours (printk and userspace share the serial console) taken out again:
+    "BENCH load perio[   20.9] bench: phase=end" + "d_ms=100 ..." ->
+    "BENCH load period_ms=100 ..."."""
+    lines = [l.rstrip("\r\n") for l in open(path, errors="replace")]
+    out = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = SPLIT_RE.match(line)
+        if m and not line.startswith("BENCH dmesg") and i + 1 < len(lines) and \
+                not lines[i + 1].startswith(("BENCH", "[")):
+            line = m[1] + lines[i + 1]
+            i += 1
+        out.append(line)
+        i += 1
+    return out
+
+
 def parse_bench_log(path):
     row = {}
-    for line in open(path, errors="replace"):
-        line = line.rstrip("\r\n")
+    for line in console_lines(path):
         if not line.startswith("BENCH "):
             continue
         body = line[6:]
