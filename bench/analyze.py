@@ -752,20 +752,23 @@ def cmd_report(out):
         wb = values(wl12, "B", "write_us")
         if len(wb):
             med, lo, hi, _ = median_ci(wb)
-            w("The report write in arm B (module unloaded: RCU the only subscriber): median %s us "
-              "(95%% CI %s .. %s), n=%d." % (fmt(med), fmt(lo), fmt(hi), len(wb)))
+            w("The report write in arm B (the sample module is unloaded by then: only the kernel's own "
+              "subscribers, %s of them per the kernel's line): median %s us (95%% CI %s .. %s), n=%d." % (
+                  fmt(np.median(values(wl12, "B", "subscribers"))), fmt(med), fmt(lo), fmt(hi), len(wb)))
             w("")
 
     # ------------------------------------------------------------ workload 3
     if wl3:
         w("## Workload 3: the cost of the notification")
         w("")
+        v0 = values(wl3, "0", "subscribers")
         w("Boots with `user_booted_reported`; the sample module (kernel/samples/user_booted) registers N "
-          "subscribers (N=0: only RCU's), then `bench_guest write` times the write(2) of \"1\" to "
+          "subscribers on top of the kernel's own (%s in this kernel, per its line with N=0: RCU and "
+          "cgroup), then `bench_guest write` times the write(2) of \"1\" to "
           "/proc/sys/kernel/user_booted (open not timed, CLOCK_MONOTONIC around the syscall). `quiet` on "
           "the command line: the kernel's info lines go to the log buffer only, as on a distribution boot; "
           "the `100c` kind keeps the default console loglevel, so the write also pays for printing the "
-          "kernel's lines on the emulated serial console.")
+          "kernel's lines on the emulated serial console." % (fmt(np.median(v0)) if len(v0) else "?"))
         w("")
         w3arms = [a for a in W3 if len(values(wl3, a, "write_us"))]
         w("write(2) latency:")
@@ -773,7 +776,7 @@ def cmd_report(out):
         w(arm_table(wl3, w3arms, "write_us", "us", labels=W3))
         w("")
         w("The kernel's own figure (`N subscribers told in X us`: the notifier chain, from "
-          "user_booted_end()'s start to its pr_info, subscriber count including RCU's):")
+          "user_booted_end()'s start to its pr_info, all subscribers including the kernel's own):")
         w("")
         w(arm_table(wl3, w3arms, "told_us", "us", labels=W3))
         w("")
@@ -822,6 +825,26 @@ def cmd_report(out):
         w("")
         w(pair_table(wl4, [("B", "A")], "startup_s", "s", log=False, labels=W4))
         w("")
+        states = {}
+        for r in wl4:
+            k = (r["arm"], r.get("system", "?"), r.get("failed", "?"), r.get("end_reason", "?"))
+            states[k] = states.get(k, 0) + 1
+        w("Every boot's end state (arm, `systemctl is-system-running`, failed units, why the kernel ended "
+          "boot): " + "; ".join("%s %s, %s failed, %s: %d boots" % (k + (n,)) for k, n in sorted(states.items())) + ".")
+        w("")
+        rb = [r for r in wl4 if r["arm"] == "B" and r.get("rcu_waits")]
+        if rb:
+            w("The kernel's account in arm B (`rcu: userspace boot` line, median per boot): %s grace-period "
+              "waits during userspace boot, %s expedited, %s ms waited in all by all tasks; systemd (PID 1) "
+              "itself waited for %s. The report came %s s after init launch (median); telling the "
+              "subscribers took %s us." % (
+                  fmt(np.median([float(r["rcu_waits"]) for r in rb])),
+                  fmt(np.median([float(r["rcu_waits_exp"]) for r in rb])),
+                  fmt(np.median([float(r["rcu_wait_ms"]) for r in rb])),
+                  fmt(np.median([float(r["rcu_init_waits"]) for r in rb])),
+                  fmt(np.median(values(wl4, "B", "end_after_launch_s"))),
+                  fmt(np.median(values(wl4, "B", "told_us")))))
+            w("")
         w("![workload 4](wl4_systemd.png)")
         w("")
     else:
@@ -848,6 +871,10 @@ def cmd_report(out):
                 cells.append("%s%s (n=%d)" % (fmt(np.median(v)), unit, len(v)) if len(v) else "n=0")
             w("| %s | %s |" % (metric, " | ".join(cells)))
         w("")
+        for metric in ("wl1_total_ms", "iso_med_ms", "mb_med_ms"):
+            w("- %s on a quiet host: B/A = %s; B/C = %s." % (
+                metric, ratio_str(quiet["wl12"], "B", "A", metric), ratio_str(quiet["wl12"], "B", "C", metric)))
+        w("")
         if quiet.get("wl3"):
             cells = []
             for a in W3:
@@ -855,6 +882,13 @@ def cmd_report(out):
                 cells.append("%s: %s us (n=%d)" % (W3[a], fmt(np.median(v)), len(v)) if len(v) else "%s: n=0" % W3[a])
             w("Workload 3 write(2) latency on a quiet host: " + "; ".join(cells) + ".")
             w("")
+
+    notes = os.path.join(out, "notes.md")
+    if os.path.exists(notes):
+        w("## Notes from diagnosis (outside the data)")
+        w("")
+        w(open(notes).read().strip())
+        w("")
 
     w("## Run order and drift")
     w("")
