@@ -29,6 +29,12 @@
  *	(open is not timed), then a second write (boot already ended).
  *	Prints "write write_us=X write2_us=Y ret=R".
  *
+ *   bench_guest forkexit N
+ *	Issue 9's microbenchmark: N times fork(), the child _exit()s at once,
+ *	the parent waits for it.  Both ends take cgroup_threadgroup_rwsem for
+ *	reading, whose fast path the cgroup subscriber turns off while
+ *	userspace boots.  Prints "fork fork_n= fork_med_ms= ...".
+ *
  *   bench_guest calib
  *	Fixed loops, timed: registers only, memory loads and stores, getppid()
  *	syscalls.  Run in the guest and on the host, the ratios say how much
@@ -236,6 +242,29 @@ static int cmd_mb(int n)
 	return 0;
 }
 
+static int cmd_forkexit(int n)
+{
+	struct series s = { .name = "fork" };
+	double t;
+	pid_t pid;
+
+	while (n-- > 0) {
+		t = now_ms();
+		pid = fork();
+		if (pid < 0)
+			fail("fork");
+		if (!pid)
+			_exit(0);
+		if (waitpid(pid, NULL, 0) != pid)
+			fail("waitpid");
+		add(&s, now_ms() - t);
+	}
+	printf("fork");
+	print_series(&s);
+	printf("\n");
+	return 0;
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -370,6 +399,8 @@ int main(int argc, char **argv)
 		return cmd_write();
 	if (argc == 2 && !strcmp(argv[1], "calib"))
 		return cmd_calib();
-	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write\n");
+	if (argc == 3 && !strcmp(argv[1], "forkexit"))
+		return cmd_forkexit(atoi(argv[2]));
+	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write | forkexit N\n");
 	return 2;
 }

@@ -12,11 +12,22 @@
 #                 N subscribers, quiet console; "c": console at the default
 #                 loglevel, to show what printing to the serial console costs
 #   systemd:A|B   workload 4, real systemd boot on scripts/rootfs.sh's image
+#   cgroup:stock|rcu|rcu_cgroup   workload 5 (issue 9), the same systemd
+#                 boot with every grace-period wait traced (kprobes): stock
+#                 (no parameter); user_booted_reported on a kernel built
+#                 without the cgroup subscriber (the series up to
+#                 rcu-boot-report, scripts/bisect-check.sh UPTO=); and on the
+#                 full kernel, RCU and cgroup subscribers
+#   fork:stock|reported|favordynmods   workload 5's fork+exit microbenchmark
+#                 (scripts/guest/bench-fork.sh), before and after the report
 # Then bench/analyze.py turns the console logs into CSVs, plots and
-# bench/results/report.md.
+# bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
+# same for workload 5 into bench/results-cgroup/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
-# workloads 1 and 2, which share boots); SEED= schedule seed (default: time);
+# workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
+# own: WORKLOADS=5); SEED= schedule seed (default: time); FORKS=2000;
+# BENCH_WORK=build/bench (logs);
 # BENCH_OUT=bench/results (a run with fewer boots or workloads:
 # build/bench/results); RESUME=1 continues an interrupted run in build/bench;
 # IDLE=10 (s, idle window, arms A and B); WIN=15 (s, loaded window);
@@ -33,12 +44,14 @@ SEED=${SEED:-$(date +%s)}
 # Only a full run replaces the committed results; a quick one reports under build/.
 if [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = "1 3 4" ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 5 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup}
 else
-	OUT=${BENCH_OUT:-$BUILD/bench/results}
+	OUT=${BENCH_OUT:-$WORK/results}
 fi
 IDLE=${IDLE:-10} WIN=${WIN:-15} ROUNDS=${ROUNDS:-20} MB=${MB:-10} ISO=${ISO:-100}
-NICE=${NICE:--10}
-WORK=$BUILD/bench
+NICE=${NICE:--10} FORKS=${FORKS:-2000}
+WORK=${BENCH_WORK:-$BUILD/bench}
 PY=/usr/bin/python3 # Debian's, with the packages from bench/DEPS
 
 mapfile -t deps < <(grep -v '^#' "$TOP/bench/DEPS")
@@ -48,6 +61,13 @@ need_packages "${deps[@]}" qemu-system-x86 busybox-static cpio
 
 # The kernel command line for each boot kind.
 TRACE="trace_event=rcu:rcu_exp_grace_period,rcu:rcu_grace_period trace_buf_size=8M kprobe_event=p:bench/exp_ipi,rcu_exp_handler"
+# Workload 5: every grace-period wait's entry and return, as MEASURING.md
+# traced them; the e2e probe prints them (trace_event= sizes the buffer).
+GPTRACE="trace_clock=mono trace_buf_size=4M trace_event=user_booted:* kprobe_event=$(
+	for f in rcu:synchronize_rcu rcuexp:synchronize_rcu_expedited srcu:synchronize_srcu \
+		srcuexp:synchronize_srcu_expedited barrier:rcu_barrier; do
+		printf 'p:gpwait/%s_in,%s;r64:gpwait/%s_out,%s;' "${f%%:*}" "${f#*:}" "${f%%:*}" "${f#*:}"
+	done | sed 's/;$//')"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
@@ -60,8 +80,14 @@ declare -A APPEND=(
 	[notify:100c]="ub.run=bench-notify user_booted_reported bench.subs=100"
 	[systemd:A]="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
 	[systemd:B]="root=/dev/vda rw systemd.wants=user-booted-e2e.service user_booted_reported"
+	[cgroup:stock]="root=/dev/vda rw systemd.wants=user-booted-e2e.service $GPTRACE"
+	[cgroup:rcu]="root=/dev/vda rw systemd.wants=user-booted-e2e.service $GPTRACE user_booted_reported"
+	[cgroup:rcu_cgroup]="root=/dev/vda rw systemd.wants=user-booted-e2e.service $GPTRACE user_booted_reported"
+	[fork:stock]="ub.run=bench-fork bench.fork=$FORKS"
+	[fork:reported]="ub.run=bench-fork bench.fork=$FORKS user_booted_reported"
+	[fork:favordynmods]="ub.run=bench-fork bench.fork=$FORKS cgroup_favordynmods=1"
 )
-declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300)
+declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240)
 
 kinds=()
 for w in $WORKLOADS; do
@@ -69,7 +95,8 @@ for w in $WORKLOADS; do
 	1 | 2) kinds+=(boot:A boot:B boot:C boot:D) ;;
 	3) kinds+=(notify:0 notify:1 notify:100 notify:100c) ;;
 	4) kinds+=(systemd:A systemd:B) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4" ;;
+	5) kinds+=(cgroup:stock cgroup:rcu cgroup:rcu_cgroup fork:stock fork:reported fork:favordynmods) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -102,9 +129,17 @@ if [ ! -f "$WORK/bzImage" ]; then
 	cmp -s "$BUILD/bzImage" "$WORK/bzImage" || die "build/bzImage keeps changing; try later"
 fi
 
-# --- Workload 4 needs the systemd image; without it, say why and go on.
+# --- Workload 5's second kernel: the series without the cgroup subscriber.
+if [[ " ${kinds[*]} " == *" cgroup:rcu "* ]] && [ ! -f "$WORK/bzImage-rcu-only" ]; then
+	[ -f "$BUILD/bzImage-upto-rcu-boot-report" ] ||
+		UPTO=rcu-boot-report "$TOP/scripts/bisect-check.sh" >&2 ||
+		die "could not build the series up to rcu-boot-report"
+	cp "$BUILD/bzImage-upto-rcu-boot-report" "$WORK/bzImage-rcu-only"
+fi
+
+# --- Workloads 4 and 5 need the systemd image; without it, say why and go on.
 sd_image=$WORK/systemd-pristine.ext4
-if [[ " ${kinds[*]} " == *" systemd:"* ]] && [ ! -f "$sd_image" ]; then
+if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && [ ! -f "$sd_image" ]; then
 	why=
 	if [ ! -x "$TOP/scripts/rootfs.sh" ] && [ ! -f "$TOP/scripts/rootfs.sh" ]; then
 		why="scripts/rootfs.sh does not exist"
@@ -116,7 +151,7 @@ if [[ " ${kinds[*]} " == *" systemd:"* ]] && [ ! -f "$sd_image" ]; then
 	if [ -n "$why" ]; then
 		log "workload 4 not run: $why"
 		echo "$why" >"$WORK/systemd-not-run"
-		mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | grep -v '^systemd:')
+		mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | grep -v '^systemd:\|^cgroup:')
 	fi
 fi
 
@@ -130,6 +165,7 @@ if [ ! -f "$setup" ]; then
 	note project_commit "$(git -C "$TOP" rev-parse HEAD); uncommitted then in kernel/ uapi/ configs/ bench/ scripts/guest/: $(git -C "$TOP" status --short -- kernel uapi configs bench scripts/guest | awk '{ printf "%s ", $2 }')"
 	note prereg_commit "$(git -C "$TOP" log -1 --format='%H %cI' -- bench/prereg.json)"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
+	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
 	note kernel_version "$(file -b "$WORK/bzImage" | sed -n 's/.*version \([^,]*\),.*/\1/p')"
 	note initramfs "sha1 $(sha1sum <"$WORK/initramfs.cpio.gz" | cut -d' ' -f1) (scripts/initramfs.sh qemu: busybox, scripts/guest/*.sh, build/guest-bin/*, modules)"
 	for c in CONFIG_HZ CONFIG_PREEMPT CONFIG_PREEMPT_VOLUNTARY CONFIG_PREEMPT_NONE CONFIG_PREEMPT_RCU \
@@ -177,11 +213,13 @@ host_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /pro
 # boot SEQ ROUND KIND ATTEMPT: one guest boot; appends a line to runs.csv.
 boot() {
 	local seq=$1 round=$2 kind=$3 attempt=$4 family=${3%%:*} rc=0 status t0 args=()
+	local image=$WORK/bzImage
+	[ "$kind" = cgroup:rcu ] && image=$WORK/bzImage-rcu-only
 	local log=$WORK/logs/$seq-${kind/:/-}-$attempt.log
 	local load start
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	if [ "$family" = systemd ]; then
+	if [ "$family" = systemd ] || [ "$family" = cgroup ]; then
 		cp --sparse=always "$sd_image" "$WORK/systemd.ext4"
 		args=(-d "$WORK/systemd.ext4")
 	else
@@ -190,7 +228,7 @@ boot() {
 	t0=$(date +%s.%N)
 	busy0=$(host_busy)
 	TIMEFORMAT='%R %U %S'
-	{ time nice -n "$NICE" bash "$WORK/scripts/qemu-run.sh" -k "$WORK/bzImage" "${args[@]}" \
+	{ time nice -n "$NICE" bash "$WORK/scripts/qemu-run.sh" -k "$image" "${args[@]}" \
 		-t "${TIMEOUT[$family]}" -l "$log" -a "${APPEND[$kind]}" 2>"$log.qemu" || rc=$?; } 2>"$log.time"
 	# CPUs used by everything but this boot, on average over the boot.
 	other=$(read -r real user sys <"$log.time"; awk -v b0="$busy0" -v b1="$(host_busy)" -v r="$real" \
@@ -239,6 +277,10 @@ note wall_clock_boots "$((SECONDS / 60)) min $((SECONDS % 60)) s for this invoca
 note date_end "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 log "analysis"
-$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
-$PY "$TOP/bench/analyze.py" report "$OUT"
+if [ "$WORKLOADS" = 5 ]; then
+	$PY "$TOP/bench/analyze_cgroup.py" "$WORK" "$OUT"
+else
+	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
+	$PY "$TOP/bench/analyze.py" report "$OUT"
+fi
 log "report: ${OUT#"$TOP"/}/report.md"
