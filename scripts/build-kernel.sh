@@ -3,6 +3,7 @@
 #   qemu:  tinyconfig + configs/qemu.config                 -> build/bzImage
 #   debug: the same + configs/debug.config (lockdep, KASAN)  -> build/bzImage-debug
 # Modules are installed under build/modules-<flavour>/ for the initramfs.
+# KERNEL=6.1: build/bzImage-6.1, build/modules-qemu-6.1/ and so on.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +13,7 @@ qemu)  fragments=("$TOP/configs/qemu.config"); image=$BUILD/bzImage ;;
 debug) fragments=("$TOP/configs/qemu.config" "$TOP/configs/debug.config"); image=$BUILD/bzImage-debug ;;
 *) die "unknown flavour $flavour (qemu|debug)" ;;
 esac
-[ "$KERNEL" = 6.12 ] || image=$image-$KERNEL
+image=$image$KSUFFIX mods=$BUILD/modules-$flavour$KSUFFIX
 obj=$BUILD/obj-$KERNEL-$flavour
 mkdir -p "$obj"
 
@@ -44,6 +45,6 @@ fi
 log "building $flavour kernel ($(nproc) jobs)"
 kmake bzImage modules
 cp "$obj/arch/x86/boot/bzImage" "$image"
-rm -rf "$BUILD/modules-$flavour"
-kmake modules_install INSTALL_MOD_PATH="$BUILD/modules-$flavour" INSTALL_MOD_STRIP=1 >/dev/null
+rm -rf "$mods"
+kmake modules_install INSTALL_MOD_PATH="$mods" INSTALL_MOD_STRIP=1 >/dev/null
 echo "$image"

@@ -15,7 +15,7 @@ cp /bin/busybox "$stage/bin/busybox"
 cp "$TOP/scripts/guest/init" "$stage/init"
 cp "$TOP"/scripts/guest/*.sh "$stage/ub/"
 [ -d "$BUILD/guest-bin" ] && cp -a "$BUILD"/guest-bin/. "$stage/ub/"
-[ -d "$BUILD/modules-$flavour/lib" ] && cp -a "$BUILD/modules-$flavour/lib" "$stage/"
+[ -d "$BUILD/modules-$flavour$KSUFFIX/lib" ] && cp -a "$BUILD/modules-$flavour$KSUFFIX/lib" "$stage/"
 echo "root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/:/bin/sh" > "$stage/etc/passwd"
 echo "root:x:0:

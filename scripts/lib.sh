@@ -6,6 +6,9 @@ BUILD=${BUILD:-$TOP/build}
 KERNEL=${KERNEL:-6.12}
 LINUX_TARBALL=/usr/src/linux-source-$KERNEL.tar.xz
 TREE=$BUILD/linux-$KERNEL
+# Build products of another kernel than 6.12 carry its version: bzImage-6.1.
+KSUFFIX=
+[ "$KERNEL" = 6.12 ] || KSUFFIX=-$KERNEL
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -4,14 +4,14 @@
 # hanging the test run.  Prints TAP.
 set -u
 . "$(dirname "$0")/lib.sh"
-initrd=$BUILD/initramfs-qemu.cpio.gz
+initrd=$BUILD/initramfs-qemu$KSUFFIX.cpio.gz
 n=0 failed=0
 # expect NAME RC QEMU-RUN-ARGS...: qemu-run.sh must exit RC.
 expect() {
 	local name=$1 want=$2 log rc
 	shift 2
-	log=$BUILD/test-logs/harness-$((n + 1)).log
-	"$TOP/scripts/qemu-run.sh" -i "$initrd" -l "$log" "$@" 2>/dev/null
+	log=$BUILD/test-logs$KSUFFIX/harness-$((n + 1)).log
+	"$TOP/scripts/qemu-run.sh" -k "$BUILD/bzImage$KSUFFIX" -i "$initrd" -l "$log" "$@" 2>/dev/null
 	rc=$?
 	n=$((n + 1))
 	if [ "$rc" -eq "$want" ]; then

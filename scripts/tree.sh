@@ -5,7 +5,7 @@
 # the base.  Every run turns series.conf into one commit per patch of the
 # series (new files copied in, patches applied with git apply) and checks the
 # last one out.  git only rewrites files whose content changed, so make only
-# rebuilds what an edit touched.
+# rebuilds what an edit touched.  KERNEL=6.1 assembles the 6.1 LTS variant.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -60,6 +60,11 @@ while read -r a b; do
 		[ -n "$slug" ] && head=$(commit_step "$head" "$slug" "${files[@]}")
 		slug=$b files=()
 	else
+		# Another kernel: kernel/patches-$KERNEL/NAME.patch, where it exists,
+		# replaces kernel/patches/NAME.patch (other context, and the
+		# adaptations of the step's new files to that kernel's APIs).
+		variant=${a/#kernel\/patches\//kernel/patches-$KERNEL/}
+		[ -z "$b" ] && [ "$KERNEL" != 6.12 ] && [ -f "$TOP/$variant" ] && a=$variant
 		files+=("$a" "${b:--}")
 	fi
 done < "$TOP/series.conf"
