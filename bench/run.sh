@@ -163,7 +163,9 @@ if [ ! -f "$setup" ]; then
 	note seed "$SEED"
 	note kinds "${kinds[*]}"
 	note project_commit "$(git -C "$TOP" rev-parse HEAD); uncommitted then in kernel/ uapi/ configs/ bench/ scripts/guest/: $(git -C "$TOP" status --short -- kernel uapi configs bench scripts/guest | awk '{ printf "%s ", $2 }')"
-	note prereg_commit "$(git -C "$TOP" log -1 --format='%H %cI' -- bench/prereg.json)"
+	prereg=bench/prereg.json
+	[ "$WORKLOADS" = 5 ] && prereg=bench/prereg-cgroup.json
+	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
 	note kernel_version "$(file -b "$WORK/bzImage" | sed -n 's/.*version \([^,]*\),.*/\1/p')"
