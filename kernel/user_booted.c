@@ -219,9 +219,6 @@ static void user_booted_end(enum user_booted_reason reason)
 	if (!user_booted_state_end(&user_booted_state, reason))
 		return;
 	cancel_delayed_work(&timeout_work);
-#ifdef CONFIG_PROC_SYSCTL
-	proc_sys_poll_notify(&user_booted_poll);
-#endif
 	trace_user_booted(reason, since_launch, current);
 	if (reason == USER_BOOTED_TIMEOUT)
 		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to %s or tune user_booted_timeout=\n",
@@ -231,6 +228,10 @@ static void user_booted_end(enum user_booted_reason reason)
 		current->comm, task_pid_nr(current),
 		user_booted_state.nr_subscribers,
 		div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
+	/* Last: a woken poller finds the log lines above already there. */
+#ifdef CONFIG_PROC_SYSCTL
+	proc_sys_poll_notify(&user_booted_poll);
+#endif
 }
 
 static void user_booted_timeout_fn(struct work_struct *work)
