@@ -1,10 +1,11 @@
 #!/bin/bash
-# make series: export the series as git format-patch files in build/series/,
+# make series: export the series as git format-patch files in build/series/
+# (KERNEL=6.1: build/series-6.1/, the 6.1 variant),
 # with series/cover-letter.txt as patch 0000.  scripts/tree.sh made the commits.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-out=$BUILD/series
+out=$BUILD/series$KSUFFIX
 rm -rf "$out"
 git -C "$TREE" -c user.name="Your Name" -c user.email=you@example.org \
 	format-patch -q --cover-letter --thread=shallow -o "$out" base..series
