@@ -226,43 +226,43 @@ static int cmd_boot(int rounds, int mb, const char *ko)
 	return 0;
 }
 
-static int cmd_mb(int n)
+/* Time @op @n times; print "NAME NAME_n= NAME_med_ms= ...". */
+static int time_op(const char *name, int n, void (*op)(void))
 {
-	struct series s = { .name = "iso" };
+	struct series s = { .name = name };
 	double t;
 
 	while (n-- > 0) {
 		t = now_ms();
-		membarrier_global();
+		op();
 		add(&s, now_ms() - t);
 	}
-	printf("iso");
+	printf("%s", name);
 	print_series(&s);
 	printf("\n");
 	return 0;
 }
 
+static int cmd_mb(int n)
+{
+	return time_op("iso", n, membarrier_global);
+}
+
+static void fork_exit(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		fail("fork");
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, NULL, 0) != pid)
+		fail("waitpid");
+}
+
 static int cmd_forkexit(int n)
 {
-	struct series s = { .name = "fork" };
-	double t;
-	pid_t pid;
-
-	while (n-- > 0) {
-		t = now_ms();
-		pid = fork();
-		if (pid < 0)
-			fail("fork");
-		if (!pid)
-			_exit(0);
-		if (waitpid(pid, NULL, 0) != pid)
-			fail("waitpid");
-		add(&s, now_ms() - t);
-	}
-	printf("fork");
-	print_series(&s);
-	printf("\n");
-	return 0;
+	return time_op("fork", n, fork_exit);
 }
 
 static void pin(int cpu)
