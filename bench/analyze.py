@@ -358,6 +358,14 @@ def pair_table(rows, pairs, metric, unit, log=True, labels=None):
     return "\n".join(lines)
 
 
+def metric_section(rows, arms, pairs, metric, unit, log=True, labels=None, image=None, alt=""):
+    """An arm table and a pair table of one metric (and its plot): report lines."""
+    lines = [arm_table(rows, arms, metric, unit, labels), "", pair_table(rows, pairs, metric, unit, log, labels), ""]
+    if image:
+        lines += ["![%s](%s)" % (alt, image), ""]
+    return lines
+
+
 def judge(t, tables, alpha):
     rows = tables.get(t["table"], [])
     vx = values(rows, t["x"], t["metric"])
@@ -386,6 +394,20 @@ def judge(t, tables, alpha):
         ok = lo >= b and p < alpha
         detail = "difference %s-%s = %s (95%% CI %s .. %s, bound >= %s); medians %s vs %s; Mann-Whitney p = %s" % (
             t["x"], t["y"], fmt(est), fmt(lo), fmt(hi), b, fmt(np.median(vx)), fmt(np.median(vy)), fmt_p(p))
+    elif test == "median_ratio_below":  # valid with zeros, where a log ratio is not
+        mx, _, xhi, _ = median_ci(vx)
+        my, ylo, _, _ = median_ci(vy)
+        p = mwu(vx, vy)
+        ok = xhi < b * ylo and p < alpha
+        detail = ("median %s = %s (95%% CI upper bound %s) vs %s = %s (lower bound %s): ratio of medians %s, "
+                  "bound %s x %s = %s; Mann-Whitney p = %s" % (
+                      t["x"], fmt(mx), fmt(xhi), t["y"], fmt(my), fmt(ylo), fmt(mx / my if my else float("nan")),
+                      b, fmt(ylo), fmt(b * ylo), fmt_p(p)))
+    elif test == "ratio_within":
+        est, lo, hi = hl_ci(vx, vy, log=True)
+        ok = 1 - b <= lo and hi <= 1 + b
+        detail = "ratio %s/%s = %s (95%% CI %s .. %s, bound 1 +- %s); Mann-Whitney p = %s" % (
+            t["x"], t["y"], fmt(est), fmt(lo), fmt(hi), b, fmt_p(mwu(vx, vy)))
     elif test == "median_below":
         med, lo, hi, cover = median_ci(vx)
         ok = hi < b
@@ -632,30 +654,15 @@ def cmd_report(out):
         w("")
         w("Userspace boot duration:")
         w("")
-        w(arm_table(wl12, arms, "wl1_total_ms", "ms"))
-        w("")
-        w(pair_table(wl12, pairs, "wl1_total_ms", "ms"))
-        w("")
-        w("![workload 1](wl1_boot.png)")
-        w("")
+        md.extend(metric_section(wl12, arms, pairs, "wl1_total_ms", "ms", image="wl1_boot.png", alt="workload 1"))
         w("Issue 4: per-boot median latency of one membarrier(GLOBAL), 100 calls back to back at the start "
           "of userspace boot, before the synthetic boot (`bench_guest mb 100`):")
         w("")
-        w(arm_table(wl12, arms, "iso_med_ms", "ms"))
-        w("")
-        w(pair_table(wl12, pairs, "iso_med_ms", "ms"))
-        w("")
-        w("![membarrier latency at the start of boot](iso_membarrier.png)")
-        w("")
+        md.extend(metric_section(wl12, arms, pairs, "iso_med_ms", "ms", image="iso_membarrier.png", alt="membarrier latency at the start of boot"))
         w("The same inside the synthetic boot (its 200 membarrier calls, between the other operations, "
           "whose background work keeps the other CPU busy):")
         w("")
-        w(arm_table(wl12, arms, "mb_med_ms", "ms"))
-        w("")
-        w(pair_table(wl12, pairs, "mb_med_ms", "ms"))
-        w("")
-        w("![membarrier latency during boot](wl1_membarrier.png)")
-        w("")
+        md.extend(metric_section(wl12, arms, pairs, "mb_med_ms", "ms", image="wl1_membarrier.png", alt="membarrier latency during boot"))
         w("Where the time goes (medians over boots of each boot's total per operation kind, ms):")
         w("")
         kinds = [("mb", "membarrier"), ("cg", "cgroup cycle"), ("ns", "namespaces"), ("mount", "mount+umount"),

@@ -112,32 +112,6 @@ def cmd_parse(work, out):
     shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
 
 
-def judge(t, rows):
-    vx, vy = A.values(rows, t["x"], t["metric"]), A.values(rows, t["y"], t["metric"])
-    if len(vx) == 0 or len(vy) == 0:
-        return "NOT MEASURED", "no data"
-    p = A.mwu(vx, vy)
-    if t["test"] == "median_ratio_below":
-        mx, _, xhi, _ = A.median_ci(vx)
-        my, ylo, _, _ = A.median_ci(vy)
-        ok = xhi < t["bound"] * ylo and p < 0.05
-        detail = ("median %s = %s (95%% CI upper bound %s) vs %s = %s (lower bound %s): ratio of medians %s, "
-                  "bound %s x %s = %s; Mann-Whitney p = %s" % (
-                      t["x"], A.fmt(mx), A.fmt(xhi), t["y"], A.fmt(my), A.fmt(ylo),
-                      A.fmt(mx / my if my else float("nan")), t["bound"], A.fmt(ylo),
-                      A.fmt(t["bound"] * ylo), A.fmt_p(p)))
-    elif t["test"] == "ratio_within":
-        est, lo, hi = A.hl_ci(vx, vy, log=True)
-        ok = 1 - t["bound"] <= lo and hi <= 1 + t["bound"]
-        detail = "ratio %s/%s = %s (95%% CI %s .. %s, bound 1 +- %s); Mann-Whitney p = %s" % (
-            t["x"], t["y"], A.fmt(est), A.fmt(lo), A.fmt(hi), t["bound"], A.fmt_p(p))
-    else:
-        return "?", "unknown test " + t["test"]
-    if "n/a" in detail.split("Mann-Whitney")[0]:
-        return "INCONCLUSIVE (too few boots)", detail
-    return ("MET" if ok else "NOT MET"), detail
-
-
 def cmd_report(out):
     prereg = json.load(open(os.path.join(A.HERE, "prereg-cgroup.json")))
     cg, fk = A.load_table(out, "cgroup"), A.load_table(out, "fork")
@@ -154,7 +128,7 @@ def cmd_report(out):
     w("| target | result | detail |")
     w("|---|---|---|")
     for t in prereg["targets"]:
-        verdict, detail = judge(t, cg if t["table"] == "cgroup" else fk)
+        verdict, detail = A.judge(t, {"cgroup": cg, "fork": fk}, prereg["alpha"])
         w("| %s: %s | **%s** | %s |" % (t["id"], t["text"], verdict, detail))
     w("")
     w("## Real systemd boot, three arms\n")
@@ -172,11 +146,8 @@ def cmd_report(out):
                                 ("all_gp_n", "", "all tasks' grace-period waits (count)"),
                                 ("startup_s", "s", "time to StartupFinished (userspace part)")):
         w("### %s\n" % title)
-        w(A.arm_table(cg, list(SD), metric, unit, labels=SD))
-        w("")
-        w(A.pair_table(cg, [("rcu_cgroup", "stock"), ("rcu", "stock"), ("rcu_cgroup", "rcu")], metric, unit,
-                       log=False, labels=SD))
-        w("")
+        text.extend(A.metric_section(cg, list(SD), [("rcu_cgroup", "stock"), ("rcu", "stock"), ("rcu_cgroup", "rcu")],
+                                     metric, unit, log=False, labels=SD))
     w("PID 1's waits by function (median per boot):\n")
     w("| arm | " + " | ".join(("rcu", "rcuexp", "srcu", "srcuexp", "barrier")) + " |")
     w("|---|---|---|---|---|---|")
