@@ -66,16 +66,16 @@ suite() {
 }
 
 log "building the kernels (log: ${LOGS#"$TOP"/}/build.log; a fresh machine takes a while)"
-targets="kernel guest-bin"
-[ "${DEBUG_KERNEL:-1}" = 0 ] || targets="$targets kernel-debug"
+# The kernel flavours to build and boot.
+flavours=qemu targets="kernel guest-bin"
+[ "${DEBUG_KERNEL:-1}" = 0 ] || flavours="qemu debug" targets="$targets kernel-debug"
 if ! make -s -C "$TOP" $targets > "$LOGS/build.log" 2>&1; then
 	tail -n 30 "$LOGS/build.log"
 	fail build "make $targets failed (see $LOGS/build.log)"
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
-for flavour in qemu debug; do
-	[ "$flavour" = debug ] && [ "${DEBUG_KERNEL:-1}" = 0 ] && continue
+for flavour in $flavours; do
 	"$TOP/scripts/initramfs.sh" $flavour "$BUILD/initramfs-$flavour$KSUFFIX.cpio.gz"
 done
 
@@ -87,8 +87,7 @@ suite harness "$TOP/scripts/test-harness.sh"
 # debug kernel (lockdep, KASAN, ...) unless its "# flavour:" line says
 # otherwise.
 flavours_of() { sed -n 's/^# flavour: //p' "$1" | grep . || echo "qemu debug"; }
-for flavour in qemu debug; do
-	[ "$flavour" = debug ] && [ "${DEBUG_KERNEL:-1}" = 0 ] && continue
+for flavour in $flavours; do
 	log "guest suites ($flavour kernel)"
 	for t in "$TOP"/scripts/guest/*.sh; do
 		grep -q '^# append:' "$t" || continue
