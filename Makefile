@@ -1,6 +1,6 @@
 # user_booted: build, boot, test.  See README.md.
 SHELL := /bin/bash
-KERNEL ?= 6.12
+KERNEL ?= 7.3
 export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi

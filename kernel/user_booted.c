@@ -229,7 +229,7 @@ static void user_booted_end(enum user_booted_reason reason)
 		user_booted_state.nr_subscribers,
 		div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
 	/* Last: a woken poller finds the log lines above already there. */
-#ifdef CONFIG_PROC_SYSCTL
+#ifdef CONFIG_SYSCTL
 	proc_sys_poll_notify(&user_booted_poll);
 #endif
 }
@@ -282,14 +282,14 @@ static bool user_booted_write_valid(const char *buf, size_t len, loff_t pos)
 	return !pos && (len == 1 || (len == 2 && buf[1] == '\n')) && buf[0] == '1';
 }
 
-static int user_booted_sysctl(const struct ctl_table *table, int write,
+static int user_booted_sysctl(const struct ctl_table *table, int dir,
 			      void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int val = user_booted();
 	struct ctl_table t = { .data = &val, .maxlen = sizeof(val) };
 
-	if (!write)
-		return proc_dointvec(&t, 0, buffer, lenp, ppos);
+	if (SYSCTL_KERN_TO_USER(dir))
+		return proc_dointvec(&t, dir, buffer, lenp, ppos);
 
 	/* The file is 0666 so that container root gets EPERM, not EACCES. */
 	if (!capable(CAP_SYS_ADMIN))
@@ -305,14 +305,14 @@ static int user_booted_sysctl(const struct ctl_table *table, int write,
 	return 0;
 }
 
-static int user_booted_timeout_sysctl(const struct ctl_table *table, int write,
+static int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
 				      void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int ret;
 
 	mutex_lock(&timeout_lock);
-	ret = proc_douintvec_minmax(table, write, buffer, lenp, ppos);
-	if (!ret && write)
+	ret = proc_douintvec_minmax(table, dir, buffer, lenp, ppos);
+	if (!ret && SYSCTL_USER_TO_KERN(dir))
 		user_booted_arm_timeout();
 	mutex_unlock(&timeout_lock);
 	return ret;

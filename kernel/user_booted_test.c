@@ -252,4 +252,4 @@ kunit_test_suite(user_booted_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the user_booted state machine");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -3,12 +3,26 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-KERNEL=${KERNEL:-6.12}
-LINUX_TARBALL=/usr/src/linux-source-$KERNEL.tar.xz
+# The kernel the series is written against; 6.12 and 6.1 are its backports.
+KERNEL_MAIN=7.3
+KERNEL=${KERNEL:-$KERNEL_MAIN}
+# Where Debian ships each kernel's source: the current one in
+# trixie-backports (fetched with a private apt configuration by
+# fetch-deb.sh), the LTS ones in bookworm itself (installed with apt).
+case $KERNEL in
+7.3) KERNEL_SUITE=trixie-backports ;;
+6.12|6.1) KERNEL_SUITE= ;;
+*) echo "error: KERNEL=$KERNEL: one of 7.3, 6.12, 6.1" >&2; exit 1 ;;
+esac
+if [ -n "$KERNEL_SUITE" ]; then
+	LINUX_TARBALL=$BUILD/debs/linux-source-$KERNEL/usr/src/linux-source-$KERNEL.tar.xz
+else
+	LINUX_TARBALL=/usr/src/linux-source-$KERNEL.tar.xz
+fi
 TREE=$BUILD/linux-$KERNEL
-# Build products of another kernel than 6.12 carry its version: bzImage-6.1.
+# Build products of a backport carry its version: bzImage-6.12, bzImage-6.1.
 KSUFFIX=
-[ "$KERNEL" = 6.12 ] || KSUFFIX=-$KERNEL
+[ "$KERNEL" = "$KERNEL_MAIN" ] || KSUFFIX=-$KERNEL
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -33,6 +47,7 @@ need_packages() {
 
 # Packages every build and boot needs.
 HOST_PACKAGES=(
-	"linux-source-$KERNEL" git make gcc libc6-dev flex bison bc libelf-dev libssl-dev
+	git make gcc libc6-dev flex bison bc libelf-dev libssl-dev
 	ccache cpio xz-utils kmod perl python3 busybox-static qemu-system-x86 e2fsprogs
 )
+[ -n "$KERNEL_SUITE" ] || HOST_PACKAGES+=("linux-source-$KERNEL")

@@ -5,7 +5,7 @@
 # the base.  Every run turns series.conf into one commit per patch of the
 # series (new files copied in, patches applied with git apply) and checks the
 # last one out.  git only rewrites files whose content changed, so make only
-# rebuilds what an edit touched.  KERNEL=6.1 assembles the 6.1 LTS variant.
+# rebuilds what an edit touched.  KERNEL=6.12 or 6.1 assembles that backport.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -35,7 +35,7 @@ fi
 commit_step() {
 	local parent=$1 slug=$2 src dst blob msg=$TOP/series/$2.txt
 	shift 2
-	local idx=$BUILD/.series-index
+	local idx=$BUILD/.series-index-$KERNEL
 	GIT_INDEX_FILE=$idx git_tree read-tree "$parent"
 	while [ $# -gt 0 ]; do
 		src=$1 dst=$2
@@ -64,7 +64,7 @@ while read -r a b; do
 		# replaces kernel/patches/NAME.patch (other context, and the
 		# adaptations of the step's new files to that kernel's APIs).
 		variant=${a/#kernel\/patches\//kernel/patches-$KERNEL/}
-		[ -z "$b" ] && [ "$KERNEL" != 6.12 ] && [ -f "$TOP/$variant" ] && a=$variant
+		[ -z "$b" ] && [ "$KERNEL" != "$KERNEL_MAIN" ] && [ -f "$TOP/$variant" ] && a=$variant
 		files+=("$a" "${b:--}")
 	fi
 done < "$TOP/series.conf"

@@ -1,0 +1,57 @@
+#!/bin/bash
+# The way back from tree.sh: after editing the series in build/linux-$KERNEL
+# (one commit per series.conf step, on top of tag base, same subjects or
+# not: steps are taken in order), write each step back into the repository.
+#
+# KERNEL=7.3 (the base): new files are copied back as they are, and the
+# step's changes to upstream files become kernel/patches/SLUG.patch.
+# A backport (KERNEL=6.12, 6.1): new files stay as the base has them; the
+# step's changes to upstream files and to those new files become
+# kernel/patches-$KERNEL/SLUG.patch, or no variant if the base patch is
+# exactly what the step did.
+set -eu
+. "$(dirname "$0")/lib.sh"
+git_tree() { git -C "$TREE" "$@"; }
+
+mapfile -t slugs < <(awk '$1 == "patch" { print $2 }' "$TOP/series.conf")
+mapfile -t commits < <(git_tree rev-list --reverse base..HEAD)
+[ ${#slugs[@]} -eq ${#commits[@]} ] ||
+	die "$TREE has ${#commits[@]} commits above base, series.conf ${#slugs[@]} steps"
+
+idx=$BUILD/.export-index-$KERNEL
+for i in "${!slugs[@]}"; do
+	slug=${slugs[$i]} c=${commits[$i]}
+	mapfile -t new < <(awk -v s="$slug" '$1 == "patch" { cur = $2; next }
+		cur == s && NF == 2 && $1 !~ /^#/ { print $1; print $2 }' "$TOP/series.conf")
+	# The step's parent with the step's new files as the repository has them.
+	GIT_INDEX_FILE=$idx git_tree read-tree "$c~1"
+	excl=()
+	for ((j = 0; j < ${#new[@]}; j += 2)); do
+		src=${new[j]} dst=${new[j + 1]}
+		if [ "$KERNEL" = "$KERNEL_MAIN" ]; then
+			git_tree show "$c:$dst" > "$TOP/$src"
+			excl+=(":!$dst")
+		fi
+		blob=$(git_tree hash-object -w "$TOP/$src")
+		GIT_INDEX_FILE=$idx git_tree update-index --add --cacheinfo "100644,$blob,$dst"
+	done
+	from=$(GIT_INDEX_FILE=$idx git_tree write-tree)
+	if [ "$KERNEL" = "$KERNEL_MAIN" ]; then
+		out=$TOP/kernel/patches/$slug.patch
+	else
+		out=$TOP/kernel/patches-$KERNEL/$slug.patch
+		mkdir -p "${out%/*}"
+	fi
+	git_tree diff --no-renames "$from" "$c" -- . "${excl[@]}" > "$out.tmp"
+	if [ "$KERNEL" != "$KERNEL_MAIN" ] && [ -f "$TOP/kernel/patches/$slug.patch" ] &&
+	   (GIT_INDEX_FILE=$idx git_tree apply --cached "$TOP/kernel/patches/$slug.patch" 2>/dev/null) &&
+	   [ "$(GIT_INDEX_FILE=$idx git_tree write-tree)" = "$(git_tree rev-parse "$c^{tree}")" ]; then
+		rm -f "$out" "$out.tmp"	# the base patch does it: no variant
+	elif [ -s "$out.tmp" ]; then
+		mv "$out.tmp" "$out"
+	else
+		rm -f "$out" "$out.tmp"
+	fi
+done
+rm -f "$idx"
+git -C "$TOP" status --short -- kernel selftests uapi Documentation
