@@ -286,7 +286,7 @@ static int user_booted_sysctl(const struct ctl_table *table, int dir,
 			      void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int val = user_booted();
-	struct ctl_table t = { .data = &val, .maxlen = sizeof(val) };
+	const struct ctl_table t = { .data = &val, .maxlen = sizeof(val) };
 
 	if (SYSCTL_KERN_TO_USER(dir))
 		return proc_dointvec(&t, dir, buffer, lenp, ppos);
@@ -320,7 +320,7 @@ static int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
 
 static unsigned int timeout_max = USER_BOOTED_TIMEOUT_MAX;
 
-static struct ctl_table user_booted_table[] = {
+static const struct ctl_table user_booted_table[] = {
 	{
 		.procname	= "user_booted",
 		.mode		= 0666,
