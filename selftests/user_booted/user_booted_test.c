@@ -1083,7 +1083,7 @@ TEST_F_TIMEOUT(booting, random_writes_never_end_boot, 300)
 	check_random_writes(_metadata, true);
 }
 
-TEST_F(booting, nobody_gets_eperm)
+TEST_F(booting, nobody_gets_eacces)
 {
 	check_privilege(_metadata, AS_NOBODY);
 }
@@ -1093,7 +1093,7 @@ TEST_F(booting, root_without_cap_sys_admin_gets_eperm)
 	check_privilege(_metadata, AS_ROOT_WITHOUT_CAP_SYS_ADMIN);
 }
 
-TEST_F(booting, root_in_user_namespace_gets_eperm)
+TEST_F(booting, root_in_user_namespace_is_refused)
 {
 	check_privilege(_metadata, AS_ROOT_IN_USERNS);
 }
@@ -1365,7 +1365,8 @@ TEST_F_TIMEOUT(boot_end, report_racing_timeout_ends_boot_once, 60)
 
 TEST_F_TIMEOUT(boot_end, timeout_ends_boot_with_a_warning, 60)
 {
-	const char *why = "needs a boot with user_booted_reported sysctl.kernel.user_booted_timeout=N, N <= 30";
+	const char *why =
+		"needs a boot with user_booted_reported sysctl.kernel.user_booted_timeout=N, N <= 30";
 	struct boot_end_line e;
 	unsigned int revents;
 	char warning[96];
@@ -1396,7 +1397,8 @@ TEST_F_TIMEOUT(boot_end, timeout_ends_boot_with_a_warning, 60)
 
 TEST_F_TIMEOUT(boot_end, shortened_timeout_ends_boot_at_once, 60)
 {
-	const char *why = "needs a boot with user_booted_reported sysctl.kernel.user_booted_timeout=N, N >= 60";
+	const char *why =
+		"needs a boot with user_booted_reported sysctl.kernel.user_booted_timeout=N, N >= 60";
 	struct boot_end_line e;
 	unsigned int revents;
 	double shortened_at;
@@ -1539,7 +1541,7 @@ TEST_F_TIMEOUT(booted, random_writes_leave_boot_ended, 300)
 	check_random_writes(_metadata, false);
 }
 
-TEST_F(booted, nobody_gets_eperm)
+TEST_F(booted, nobody_gets_eacces)
 {
 	check_privilege(_metadata, AS_NOBODY);
 }
@@ -1549,7 +1551,7 @@ TEST_F(booted, root_without_cap_sys_admin_gets_eperm)
 	check_privilege(_metadata, AS_ROOT_WITHOUT_CAP_SYS_ADMIN);
 }
 
-TEST_F(booted, root_in_user_namespace_gets_eperm)
+TEST_F(booted, root_in_user_namespace_is_refused)
 {
 	check_privilege(_metadata, AS_ROOT_IN_USERNS);
 }
