@@ -10,11 +10,12 @@
 . /ub/drivers-lib.sh
 
 load_fixtures
-load_late_supplier
+past_stock_timeout
 check "13 s after the consumer's driver registered it still defers ($(consumer_param deferrals) deferrals)" \
 	outcome_is deferred
 check "no deferred-probe timeout while userspace boots" \
 	not klog_has 'deferred probe timeout'
+load_late_supplier
 wait_until 5 outcome_is "with supplier"
 check "the late supplier is bound to its consumer" outcome_is "with supplier"
 check "the unused regulator is still on while userspace boots" [ "$(regulator_state)" = enabled ]

@@ -14,6 +14,7 @@ wait_until 15 not_deferred
 d=$(minus "$(gave_up_time)" "$t_consumer")
 check "the consumer gave up on its supplier 10 s after its driver registered (after $d s)" \
 	in_range "$d" 9.5 11.5
+past_stock_timeout
 load_late_supplier
 check "the late supplier is bound" [ -e /sys/bus/platform/devices/ub-supplier/driver ]
 sleep 1

@@ -64,10 +64,11 @@ load_fixtures() {
 	check "the consumer defers while its supplier has no driver" outcome_is deferred
 }
 
-# load_late_supplier: at t_consumer + 13 s, later than a stock deferred-probe
-# timeout (10 s after the last driver registration) can fire.
+# past_stock_timeout: sleep until t_consumer + 13 s, later than a stock
+# deferred-probe timeout (10 s after the last driver registration) fires.
+past_stock_timeout() { sleep_until "$(awk -v t="$t_consumer" 'BEGIN { print t + 13 }')"; }
+# load_late_supplier: the supplier's driver, as userspace loads it late.
 load_late_supplier() {
-	sleep_until "$(awk -v t="$t_consumer" 'BEGIN { print t + 13 }')"
 	mark "loading user_booted_supplier"
 	modprobe user_booted_supplier
 	t_supplier=$(klog_time 'ub: loading user_booted_supplier')
@@ -77,5 +78,6 @@ load_late_supplier() {
 show_timeline() {
 	echo "== timeline (kernel log) =="
 	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-consumer|ub-supplier|regulator|deferred probe' |
+		grep -v 'ommand line' |
 		sed 's/^/  /'
 }
