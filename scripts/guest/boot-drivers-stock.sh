@@ -23,6 +23,6 @@ check "the supplier's sync_state() still waits (the timeout came before it)" not
 wait_until 40 regulator_off
 d=$(minus "$(regulator_off_time)" "$(launch_time)")
 check "the unused regulator was switched off 30 s after late init ($d s after init launch)" \
-	in_range "$d" 28 30.5
+	in_range "$d" 28 31.5
 show_timeline
 tap_done
