@@ -21,9 +21,10 @@ check "the late supplier is bound to its consumer" outcome_is "with supplier"
 check "the unused regulator is still on while userspace boots" [ "$(regulator_state)" = enabled ]
 check "the supplier's sync_state() waits for its idle consumer" not supplier_synced
 sleep 1
+mark "reporting"
 echo 1 > $sysctl_path
 wait_until 5 regulator_off
-d=$(minus "$(regulator_off_time)" "$(boot_end_time)")
+d=$(minus "$(regulator_off_time)" "$(klog_time 'ub: reporting')")
 check "the unused regulator was switched off right after the report ($d s)" in_range "$d" 0 0.5
 wait_until 5 supplier_synced
 check "fw_devlink forced the supplier's sync_state() at the report" supplier_synced
