@@ -81,7 +81,8 @@ unshare --mount --propagation private -- /bin/sh -ec '
 stage=$(mktemp -d "$cache/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 tar -C "$stage" -xpf "$base"
-cp -a "$benv/stage/." "$stage/"
+# Onto the merged /usr: /lib (bookworm's unit dir) is a symlink to usr/lib.
+tar -C "$benv/stage" -c . | tar -C "$stage" -x --keep-directory-symlink
 install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$stage/etc/systemd/system/"
 install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$stage/usr/local/libexec/user-booted-e2e"
 echo e2e >"$stage/etc/hostname"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # End-to-end test of the systemd plugin under real systemd: Debian bookworm
-# (systemd 252) and Debian sid (systemd 262), nine boots of build/bzImage
+# (systemd 252) and Debian sid (systemd 262), ten boots of build/bzImage
 # under QEMU each, on the images from scripts/rootfs.sh.  The probe unit in
 # the image prints what it saw between "E2E| BEGIN" and "E2E| END"; this
 # script judges it.  Boots (kernel parameters beyond root=):
@@ -15,6 +15,9 @@
 #   emergency    ... systemd.unit=emergency.target: reported, within 2 s.
 #   custom       ... systemd.unit=user-booted-e2e.target (a target of its own)
 #                and a unit that fails: "degraded", still reported in 2 s.
+#   kernel-timeout  user_booted_reported, and a unit that shortens the kernel's
+#                timeout to the past while the helper waits and holds startup
+#                until the helper has gone: the helper must leave on POLLPRI.
 #   disabled     the image where "systemctl disable user-booted.service" ran:
 #                the helper never runs, the kernel's timeout ends boot.
 #   masked       the image where "systemctl mask user-booted.service" ran: same.
@@ -162,6 +165,18 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 		hooked "$b" 6
 		check "$b: the generator ordered the helper after systemd.unit=" "" \
 			grep -q '^generated=.*/user-booted.service.d/50-boot-target.conf$' "$out/$b.kv"
+	fi
+	b=$suite-kernel-timeout
+	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.wants=user-booted-e2e-hold.service"; then
+		read -r ts reason comm pid <<<"$(ended "$b")" || true
+		check "$b: the helper left on the kernel's timeout (POLLPRI), before startup finished" \
+			"reason=${reason:-none}; helper exited at $(kv "$b" helper.ExecMainExitTimestampMonotonic), startup finished at $(kv "$b" FinishTimestampMonotonic) us" \
+			eval 'test "${reason:-}" = timeout &&
+				grep -q "^journal=.*user-booted-notify.*ended without us" "$out/$b.kv" &&
+				[ "$(kv "$b" helper.ExecMainExitTimestampMonotonic)" -lt "$(kv "$b" FinishTimestampMonotonic)" ]'
+		check "$b: user-booted.service exited cleanly" "" \
+			test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
+		no_failed_units "$b"
 	fi
 	for t in disabled masked; do
 		b=$suite-$t
