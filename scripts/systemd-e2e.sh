@@ -35,6 +35,7 @@ set -eu
 
 out=$BUILD/systemd-e2e
 mkdir -p "$out"
+rm -f "$out/lags" # one "BOOT LO HI" line per reported boot: the lag, in s
 passed=0 failed=0 n=0
 # check NAME DETAIL COMMAND...: one test line, DETAIL (if any) under it.
 check() {
