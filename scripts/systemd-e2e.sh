@@ -57,7 +57,9 @@ check "kernel image $BUILD/bzImage exists" "" test -f "$BUILD/bzImage" || finish
 # lines go to B.kv.  Returns non-zero if there is nothing to judge.
 boot() {
 	local b=$1 log=$out/$1.log rc=0
-	bash "$TOP/scripts/qemu-run.sh" -d "$2" -t 150 -l "$log" \
+	# A fresh copy: every boot starts from the same disk.
+	cp --sparse=always "$2" "$out/disk.ext4"
+	bash "$TOP/scripts/qemu-run.sh" -d "$out/disk.ext4" -t 150 -l "$log" \
 		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $3" 2>/dev/null || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
 	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}" \
@@ -205,6 +207,7 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 			"$(kv "$b" helper.ExecMainPID)" = 0
 		no_failed_units "$b"
 	fi
+	rm -f "$out/disk.ext4"
 	echo "# $suite: $(sed -n 's/.*systemd\[1\]: systemd \([^ ]*\) running.*/systemd \1/p' "$out/$suite-default.log" | head -n 1)" \
 		"images ${build_s}s, boots ${SECONDS}s wall clock"
 done
