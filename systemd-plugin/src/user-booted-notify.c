@@ -4,7 +4,8 @@
  * userspace boot in the kernel (kernel.user_booted = 1), see
  * user-booted-notify(8).  Run by user-booted.service.
  *
- * One poll() loop waits for two events: systemd's StartupFinished, on PID 1's
+ * It tells systemd it is ready once it listens, so startup cannot finish
+ * unseen.  One poll() loop waits for two events: systemd's StartupFinished, on PID 1's
  * private bus (no D-Bus daemon needed), and the kernel ending boot by itself
  * (POLLPRI on the sysctl, its user_booted_timeout fallback).  There is no
  * timeout of its own: the kernel's is the only bound.
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
 
 #include <linux/user_booted.h>
 
@@ -83,6 +85,20 @@ static int write_user_booted(void)
 	if (n < 0)
 		return n;
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+/*
+ * READY=1 to systemd (user-booted.service is Type=notify), once, on every
+ * path: a notify service that exits without it fails, and a failure must
+ * not make the system degraded.
+ */
+static void ready(void)
+{
+	static bool sent;
+
+	if (!sent)
+		(void)sd_notify(0, "READY=1");
+	sent = true;
 }
 
 /* How we learnt that startup finished, for the log; NULL while it has not. */
@@ -162,6 +178,12 @@ static int wait_for_startup(int sysctl_fd)
 	int r;
 
 	r = connect_manager(&bus);
+	/*
+	 * Listening now (or never will): systemd's startup cannot finish
+	 * before this, so StartupFinished reaches us however long the
+	 * helper took to start (Type=notify).
+	 */
+	ready();
 	if (r < 0) {
 		log_msg(LOG_ERR, "Cannot talk to systemd on %s: %s", PRIVATE_BUS, strerror(-r));
 		return r;
@@ -246,10 +268,12 @@ int main(int argc, char *argv[])
 	fd = open(USER_BOOTED_SYSCTL_PATH, O_RDONLY | O_CLOEXEC);
 	r = fd < 0 ? -errno : read_user_booted(fd);
 	if (r < 0) {
+		ready();
 		log_msg(LOG_ERR, "Cannot read %s: %s", USER_BOOTED_SYSCTL_PATH, strerror(-r));
 		return EXIT_FAILURE;
 	}
 	if (r == USER_BOOTED_YES) {
+		ready();
 		log_msg(LOG_DEBUG, "Userspace boot has already ended, nothing to do");
 		return EXIT_SUCCESS;
 	}

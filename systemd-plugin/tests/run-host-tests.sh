@@ -208,10 +208,10 @@ generator_tests() {
 
 units_tests() {
 	u=$unitdir/$unit
-	t() { grep -qx "Type=exec" "$u" && grep -qx "ExecStart=-$notify" "$u" &&
+	t() { grep -qx "Type=notify" "$u" && grep -qx "ExecStart=-$notify" "$u" &&
 		grep -qx "DefaultDependencies=no" "$u" && grep -qx "WantedBy=$target" "$u" &&
 		! grep -E '^(Before=|RemainAfterExit|TimeoutStartSec)' "$u" | grep -vqx 'Before=shutdown.target'; }
-	check "units: Type=exec, ExecStart=- the installed helper, no default dependencies, WantedBy=$target" t
+	check "units: Type=notify, ExecStart=- the installed helper, no default dependencies, WantedBy=$target" t
 
 	t() { for x in $boot_targets; do grep -q "^After=.*\b$x\b" "$u" || { echo "not after $x"; return 1; }; done; }
 	check "units: the service is ordered after every target the generator hooks" t
