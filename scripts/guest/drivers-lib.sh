@@ -1,0 +1,83 @@
+# Helpers for the boot-drivers-*.sh suites: the regulator core's and the
+# driver core's end-of-boot work, seen through the samples of
+# CONFIG_SAMPLE_USER_BOOTED_DRIVERS.  Source after lib.sh.
+#
+# Times are kernel log timestamps (seconds since boot): each suite writes a
+# mark into the log where it acts, and compares with the kernel's lines.
+
+# mark TEXT: a line "ub: TEXT" in the kernel log.
+mark() { echo "ub: $*" > /dev/kmsg; }
+# klog_time PATTERN: timestamp of the last kernel log line matching PATTERN,
+# empty if none.
+klog_time() { dmesg | grep -e "$1" | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
+# in_range X LO HI: LO <= X <= HI, as decimals; false if X is empty.
+in_range() { [ -n "$1" ] && awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+# minus A B: A - B with three decimals, empty if either is empty.
+minus() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
+# not COMMAND...: for check, which runs a command, not a pipeline.
+not() { ! "$@"; }
+# klog_has PATTERN: some kernel log line matches.
+klog_has() { dmesg | grep -q -e "$1"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# sleep_until T: until /proc/uptime reaches T seconds.
+sleep_until() { while ! in_range "$(uptime_s)" "$1" 1e9; do sleep 0.2; done; }
+# wait_until SECS COMMAND...: poll COMMAND for up to SECS seconds.
+wait_until() {
+	t=$(awk -v n="$1" 'BEGIN { print n * 5 }')
+	shift
+	while ! "$@"; do
+		[ "$t" -gt 0 ] || return 1
+		t=$((t - 1))
+		sleep 0.2
+	done
+}
+
+# The samples.
+regulator_state() {
+	for r in /sys/class/regulator/*; do
+		[ "$(cat "$r/name" 2>/dev/null)" = ub-unused ] && cat "$r/state" && return
+	done
+	echo missing
+}
+regulator_off() { [ "$(regulator_state)" = disabled ]; }
+consumer_param() { cat "/sys/module/user_booted_consumer/parameters/$1" 2>/dev/null; }
+outcome() { consumer_param outcome; }
+outcome_is() { [ "$(outcome)" = "$1" ]; }
+not_deferred() { ! outcome_is deferred; }
+supplier_synced() { [ "$(cat /sys/module/user_booted_supplier/parameters/synced 2>/dev/null)" = Y ]; }
+booted() { [ "$(cat $sysctl_path)" = 1 ]; }
+
+# Kernel log lines.
+launch_time() { klog_time 'Run /init as init process'; }
+boot_end_time() { klog_time 'user_booted: userspace boot ended'; }
+regulator_off_time() { klog_time 'ub-unused: disabling'; }
+gave_up_time() { klog_time 'ub-consumer: bound without supplier'; }
+
+# load_fixtures: the unused regulator, then the consumer (whose driver
+# registration re-arms a stock deferred-probe timeout); sets t_consumer.
+load_fixtures() {
+	modprobe user_booted_regulator
+	check "the unused regulator is on at boot" [ "$(regulator_state)" = enabled ]
+	mark "loading user_booted_consumer"
+	modprobe user_booted_consumer
+	t_consumer=$(klog_time 'ub: loading user_booted_consumer')
+	check "the consumer defers while its supplier has no driver" outcome_is deferred
+}
+
+# past_stock_timeout: sleep until t_consumer + 13 s, later than a stock
+# deferred-probe timeout (10 s after the last driver registration) fires.
+past_stock_timeout() { sleep_until "$(awk -v t="$t_consumer" 'BEGIN { print t + 13 }')"; }
+# load_late_supplier: the supplier's driver, as userspace loads it late.
+load_late_supplier() {
+	mark "loading user_booted_supplier"
+	modprobe user_booted_supplier
+	t_supplier=$(klog_time 'ub: loading user_booted_supplier')
+}
+
+# show_timeline: the lines the suites reason about, for the console log.
+show_timeline() {
+	echo "== timeline (kernel log) =="
+	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-consumer|ub-supplier|regulator|deferred probe' |
+		grep -v 'ommand line' |
+		sed 's/^/  /'
+}
