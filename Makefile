@@ -23,11 +23,11 @@ kernel-debug: tree
 # Static programs for the guest: the selftests and the benchmark tools.
 # The kselftests include "../kselftest_harness.h": resolve it from a directory
 # one level below the tree's selftests (the harness itself needs the -Wno-s).
-# Always 6.12's harness: the guest scripts pick cases with its -r/-f filters,
-# which 6.1's lacks; the program is the same for either kernel.
-KSFT := $(B)/linux-6.12/tools/testing/selftests
+# Always the base kernel's harness: the guest scripts pick cases with its
+# -r/-f filters, which 6.1's lacks; the program is the same for any kernel.
+KSFT := $(B)/linux-7.3/tools/testing/selftests
 guest-bin: setup
-	@[ -d $(KSFT) ] || KERNEL=6.12 scripts/tree.sh >/dev/null
+	@[ -d $(KSFT) ] || KERNEL=7.3 scripts/tree.sh >/dev/null
 	@mkdir -p $(B)/guest-bin
 	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/membarrier_lat bench/membarrier_lat.c
 	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/bench_guest bench/bench_guest.c

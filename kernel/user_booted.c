@@ -9,6 +9,11 @@
  * fallback timeout expires, or, if init was not expected to report (no
  * user_booted_reported on the command line), at init launch as before.
  *
+ * Lock order: user_booted_lock, then the chain's lock, then whatever the
+ * subscribers take (RCU's flips static keys: cpus_read_lock(), then
+ * jump_label_mutex).  Nothing takes user_booted_lock from a subscriber or
+ * under cpus_read_lock().
+ *
  * See Documentation/core-api/user_booted.rst.
  */
 
@@ -18,9 +23,11 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
+#include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sysctl.h>
 #include <linux/timekeeping.h>
@@ -32,9 +39,6 @@
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/user_booted.h>
-
-/* Longest fallback an admin may ask for: a day. */
-#define USER_BOOTED_TIMEOUT_MAX	(24 * 60 * 60)
 
 /*
  * End boot once: the first caller tells every subscriber, in process context
@@ -97,20 +101,26 @@ static struct user_booted_state user_booted_state = {
 	.chain = RAW_NOTIFIER_INIT(user_booted_state.chain),
 };
 
-static bool report_expected = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED);
-static unsigned int timeout_secs = CONFIG_USER_BOOTED_TIMEOUT;
+/* Where the boot is, as far as this file is concerned. */
+enum user_booted_phase {
+	PHASE_KERNEL,		/* init not launched yet */
+	PHASE_REQUESTED,	/* and 1 was written already (sysctl.* on the command line) */
+	PHASE_USERSPACE,	/* init launched and expected to report */
+	PHASE_ENDED,
+};
 
 /*
- * Set once by kernel_init() when it launches init.  Before that the only
- * possible writer of kernel.user_booted is do_sysctl_args(), and its request
- * waits for the launch.
+ * user_booted_lock serialises the phase, the launch time, the timeout and
+ * its re-arming, and the end of boot with all of them: a timeout write
+ * during delivery waits for it, and finds boot ended.
  */
-static bool init_launched;
-static bool cmdline_requested;
-static unsigned long launch_jiffies;
+static DEFINE_MUTEX(user_booted_lock);
+static enum user_booted_phase phase = PHASE_KERNEL;
 static u64 launch_ns;
+static unsigned long launch_jiffies;
+static unsigned int timeout_secs = CONFIG_USER_BOOTED_TIMEOUT;
+static bool report_expected __ro_after_init = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED);
 
-static DEFINE_MUTEX(timeout_lock);	/* timeout_secs vs. re-arming */
 static void user_booted_timeout_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(timeout_work, user_booted_timeout_fn);
 static DEFINE_CTL_TABLE_POLL(user_booted_poll);
@@ -125,7 +135,9 @@ static const char * const reason_names[] = {
 /**
  * user_booted() - has userspace finished booting?
  *
- * Cheap enough for any path: one load.
+ * One load: cheap enough for hot paths, and callable from any context,
+ * but only a snapshot: to act exactly once when boot ends, subscribe with
+ * user_booted_register_notifier() instead of polling this.
  *
  * Return: true once userspace boot has ended and every subscriber has been
  * told, false while it is booting.
@@ -143,24 +155,13 @@ EXPORT_SYMBOL_GPL(user_booted);
  * Return: true if the kernel waits for init to write kernel.user_booted
  * (``user_booted_reported`` or CONFIG_USER_BOOTED_REPORTED), false if
  * userspace boot ends when init is launched.  Fixed once the command line
- * has been parsed.
+ * has been parsed, before any initcall runs.
  */
 bool user_booted_report_expected(void)
 {
 	return report_expected;
 }
 EXPORT_SYMBOL_GPL(user_booted_report_expected);
-
-/**
- * user_booted_get_reason() - why userspace boot ended
- *
- * Return: the &enum user_booted_reason, or 0 while userspace is booting.
- */
-enum user_booted_reason user_booted_get_reason(void)
-{
-	return user_booted() ? user_booted_state.reason : 0;
-}
-EXPORT_SYMBOL_GPL(user_booted_get_reason);
 
 /**
  * user_booted_reason_name() - name of a reason, for messages
@@ -182,10 +183,11 @@ EXPORT_SYMBOL_GPL(user_booted_reason_name);
  * @nb: notifier; its callback gets the &enum user_booted_reason as @action
  *	and NULL as @data
  *
- * The callback runs once, in process context, and may sleep.  If userspace
- * boot has already ended it runs before this function returns, with the
- * reason boot ended for.  It must not register or unregister user_booted
- * notifiers itself.
+ * The callback runs once, in process context, and may sleep.  It runs with
+ * the chain's mutex held (and, when boot ends, the core's own), so it must
+ * not register or unregister user_booted notifiers nor write
+ * kernel.user_booted.  If userspace boot has already ended it runs before
+ * this function returns, with the reason boot ended for.
  *
  * Return: 0, or -EEXIST if @nb is already registered.
  */
@@ -209,25 +211,31 @@ int user_booted_unregister_notifier(struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
 
-static void user_booted_end(enum user_booted_reason reason)
+/* End userspace boot: tell the subscribers, log, wake pollers. */
+static void user_booted_end_locked(enum user_booted_reason reason)
 {
 	u64 start = ktime_get_ns();
 	u64 since_launch = start - launch_ns;
 	u32 since_ns;
 	u64 since_s = div_u64_rem(since_launch, NSEC_PER_SEC, &since_ns);
 
-	if (!user_booted_state_end(&user_booted_state, reason))
-		return;
+	lockdep_assert_held(&user_booted_lock);
+	phase = PHASE_ENDED;
 	cancel_delayed_work(&timeout_work);
-	trace_user_booted(reason, since_launch, current);
+	user_booted_state_end(&user_booted_state, reason);
+	trace_user_booted(reason, since_launch);
 	if (reason == USER_BOOTED_TIMEOUT)
-		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to %s or tune user_booted_timeout=\n",
-			READ_ONCE(timeout_secs), USER_BOOTED_SYSCTL_PATH);
-	pr_info("userspace boot ended (%s) %llu.%03u s after init launch, by %s[%d]; %u subscribers told in %llu us\n",
-		reason_names[reason], since_s, since_ns / (u32)NSEC_PER_MSEC,
-		current->comm, task_pid_nr(current),
-		user_booted_state.nr_subscribers,
-		div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
+		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to %s or tune kernel.user_booted_timeout\n",
+			timeout_secs, USER_BOOTED_SYSCTL_PATH);
+	/* Nothing new at info level unless init was asked to report. */
+	if (report_expected)
+		pr_info("userspace boot ended (%s) %llu.%03u s after init launch, by %s[%d]; %u subscribers told in %llu us\n",
+			reason_names[reason], since_s, since_ns / (u32)NSEC_PER_MSEC,
+			current->comm, task_pid_nr(current),
+			user_booted_state.nr_subscribers,
+			div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
+	else
+		pr_debug("userspace boot ended (%s) at init launch\n", reason_names[reason]);
 	/* Last: a woken poller finds the log lines above already there. */
 #ifdef CONFIG_SYSCTL
 	proc_sys_poll_notify(&user_booted_poll);
@@ -236,7 +244,10 @@ static void user_booted_end(enum user_booted_reason reason)
 
 static void user_booted_timeout_fn(struct work_struct *work)
 {
-	user_booted_end(USER_BOOTED_TIMEOUT);
+	mutex_lock(&user_booted_lock);
+	if (phase == PHASE_USERSPACE)
+		user_booted_end_locked(USER_BOOTED_TIMEOUT);
+	mutex_unlock(&user_booted_lock);
 }
 
 /* (Re)arm the fallback to fire timeout_secs after init launch. */
@@ -244,36 +255,34 @@ static void user_booted_arm_timeout(void)
 {
 	unsigned long deadline;
 
-	lockdep_assert_held(&timeout_lock);
-	if (!READ_ONCE(init_launched) || !report_expected || user_booted())
+	lockdep_assert_held(&user_booted_lock);
+	if (phase != PHASE_USERSPACE)
 		return;
 	deadline = launch_jiffies + msecs_to_jiffies(timeout_secs * MSEC_PER_SEC);
 	/* A deadline already past fires at once: shortening takes effect now. */
-	mod_delayed_work(system_wq, &timeout_work,
+	mod_delayed_work(system_dfl_wq, &timeout_work,
 			 time_after(deadline, jiffies) ? deadline - jiffies : 0);
 }
 
-/**
- * user_booted_init_launched() - kernel_init() is about to launch init
- *
- * Ends userspace boot at once unless init is expected to report, and
- * otherwise starts the fallback timeout.
+/*
+ * Called by kernel_init() right before it launches init, after
+ * do_sysctl_args(): ends userspace boot at once unless init is expected to
+ * report, and otherwise starts the fallback timeout.
  */
 void user_booted_init_launched(void)
 {
+	mutex_lock(&user_booted_lock);
 	launch_ns = ktime_get_ns();
 	launch_jiffies = jiffies;
-	WRITE_ONCE(init_launched, true);
-
-	if (cmdline_requested) {
-		user_booted_end(USER_BOOTED_CMDLINE);
+	if (phase == PHASE_REQUESTED) {
+		user_booted_end_locked(USER_BOOTED_CMDLINE);
 	} else if (!report_expected) {
-		user_booted_end(USER_BOOTED_UNREPORTED);
+		user_booted_end_locked(USER_BOOTED_UNREPORTED);
 	} else {
-		mutex_lock(&timeout_lock);
+		phase = PHASE_USERSPACE;
 		user_booted_arm_timeout();
-		mutex_unlock(&timeout_lock);
 	}
+	mutex_unlock(&user_booted_lock);
 }
 
 /* Exactly "1" or "1\n" at offset 0: anything else is a mistake worth an error. */
@@ -286,22 +295,32 @@ static int user_booted_sysctl(const struct ctl_table *table, int dir,
 			      void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int val = user_booted();
-	struct ctl_table t = { .data = &val, .maxlen = sizeof(val) };
+	const struct ctl_table t = { .data = &val, .maxlen = sizeof(val) };
 
 	if (SYSCTL_KERN_TO_USER(dir))
 		return proc_dointvec(&t, dir, buffer, lenp, ppos);
 
-	/* The file is 0666 so that container root gets EPERM, not EACCES. */
+	/*
+	 * The file is 0644, so only root gets here; but only init's root may
+	 * end the boot: root in a user namespace that maps to global root
+	 * must not.
+	 */
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (!user_booted_write_valid(buffer, *lenp, *ppos))
 		return -EINVAL;
 	*ppos += *lenp;
 
-	if (READ_ONCE(init_launched))
-		user_booted_end(USER_BOOTED_REPORTED);
-	else
-		cmdline_requested = true;
+	/*
+	 * Before init is launched, writers are do_sysctl_args() and
+	 * usermode helpers: their request waits for the launch.
+	 */
+	mutex_lock(&user_booted_lock);
+	if (phase == PHASE_KERNEL)
+		phase = PHASE_REQUESTED;
+	else if (phase == PHASE_USERSPACE)
+		user_booted_end_locked(USER_BOOTED_REPORTED);
+	mutex_unlock(&user_booted_lock);
 	return 0;
 }
 
@@ -310,20 +329,21 @@ static int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
 {
 	int ret;
 
-	mutex_lock(&timeout_lock);
+	mutex_lock(&user_booted_lock);
 	ret = proc_douintvec_minmax(table, dir, buffer, lenp, ppos);
 	if (!ret && SYSCTL_USER_TO_KERN(dir))
 		user_booted_arm_timeout();
-	mutex_unlock(&timeout_lock);
+	mutex_unlock(&user_booted_lock);
 	return ret;
 }
 
-static unsigned int timeout_max = USER_BOOTED_TIMEOUT_MAX;
+/* Longest fallback an admin may ask for: a day. */
+static unsigned int timeout_max = 24 * 60 * 60;
 
-static struct ctl_table user_booted_table[] = {
+static const struct ctl_table user_booted_table[] = {
 	{
 		.procname	= "user_booted",
-		.mode		= 0666,
+		.mode		= 0644,
 		.proc_handler	= user_booted_sysctl,
 		.poll		= &user_booted_poll,
 	},
@@ -345,24 +365,22 @@ static int __init user_booted_sysctl_init(void)
 }
 subsys_initcall(user_booted_sysctl_init);
 
-static int __init user_booted_reported_setup(char *arg)
+/* user_booted_reported[=<bool>]: parsed before any initcall. */
+static int __init user_booted_reported_setup(char *str)
 {
-	if (!arg)
-		report_expected = true;
-	else if (kstrtobool(arg, &report_expected))
-		return -EINVAL;
-	return 0;
-}
-early_param("user_booted_reported", user_booted_reported_setup);
+	bool val = true;
 
-static int __init user_booted_timeout_setup(char *arg)
-{
-	unsigned int secs;
-
-	if (!arg || kstrtouint(arg, 0, &secs) || !secs ||
-	    secs > USER_BOOTED_TIMEOUT_MAX)
-		return -EINVAL;
-	timeout_secs = secs;
-	return 0;
+	if (*str == '=') {
+		if (kstrtobool(str + 1, &val))
+			return 0;
+	} else if (*str) {
+		return 0;	/* another parameter sharing the prefix */
+	}
+	if (val && !IS_ENABLED(CONFIG_SYSCTL)) {
+		pr_warn("user_booted_reported ignored: without CONFIG_SYSCTL init cannot report\n");
+		val = false;
+	}
+	report_expected = val;
+	return 1;
 }
-early_param("user_booted_timeout", user_booted_timeout_setup);
+__setup("user_booted_reported", user_booted_reported_setup);

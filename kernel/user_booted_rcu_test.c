@@ -13,12 +13,20 @@
 #include "rcu/rcu.h"
 
 /*
- * Booted with rcupdate.rcu_expedited=1 (as Android does), RCU must go on
- * expediting after boot: the harness says so, since that knob is private.
+ * What the boot's command line asked for, told by the harness, since the
+ * knobs are private to RCU: rcupdate.rcu_expedited=1 (as Android boots),
+ * and whether RCU keeps its boot mode until userspace has booted (not by
+ * default with nohz_full= or rcupdate.rcu_normal_after_boot=1).
  */
 static bool admin_expedites;
 module_param(admin_expedites, bool, 0444);
 MODULE_PARM_DESC(admin_expedites, "booted with rcupdate.rcu_expedited=1");
+static bool follows = true;
+module_param(follows, bool, 0444);
+MODULE_PARM_DESC(follows, "RCU is to keep boot mode until userspace has booted");
+static bool normal_after_boot;
+module_param(normal_after_boot, bool, 0444);
+MODULE_PARM_DESC(normal_after_boot, "booted with rcupdate.rcu_normal_after_boot=1");
 
 static void expedited_and_hurried_while_userspace_boots(struct kunit *test)
 {
@@ -26,9 +34,22 @@ static void expedited_and_hurried_while_userspace_boots(struct kunit *test)
 		kunit_skip(test, "userspace boot has ended; load me before the report");
 	if (!user_booted_report_expected())
 		kunit_skip(test, "booted without user_booted_reported");
+	if (!follows)
+		kunit_skip(test, "RCU does not follow user_booted on this boot");
 	KUNIT_EXPECT_TRUE(test, rcu_gp_is_expedited());
 	if (IS_ENABLED(CONFIG_RCU_LAZY))
 		KUNIT_EXPECT_TRUE(test, rcu_async_should_hurry());
+}
+
+/* nohz_full, RT: boot mode ended at init launch, as it always did. */
+static void not_following_ends_boot_mode_at_launch(struct kunit *test)
+{
+	if (follows)
+		kunit_skip(test, "RCU follows user_booted on this boot");
+	KUNIT_EXPECT_EQ(test, rcu_gp_is_expedited(), admin_expedites);
+	if (IS_ENABLED(CONFIG_RCU_LAZY))
+		KUNIT_EXPECT_FALSE(test, rcu_async_should_hurry());
+	KUNIT_EXPECT_EQ(test, rcu_gp_is_normal(), normal_after_boot);
 }
 
 static void normal_and_lazy_once_userspace_has_booted(struct kunit *test)
@@ -38,11 +59,13 @@ static void normal_and_lazy_once_userspace_has_booted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rcu_gp_is_expedited(), admin_expedites);
 	if (IS_ENABLED(CONFIG_RCU_LAZY))
 		KUNIT_EXPECT_FALSE(test, rcu_async_should_hurry());
+	KUNIT_EXPECT_EQ(test, rcu_gp_is_normal(), normal_after_boot);
 	KUNIT_EXPECT_TRUE(test, rcu_inkernel_boot_has_ended());
 }
 
 static struct kunit_case user_booted_rcu_test_cases[] = {
 	KUNIT_CASE(expedited_and_hurried_while_userspace_boots),
+	KUNIT_CASE(not_following_ends_boot_mode_at_launch),
 	KUNIT_CASE(normal_and_lazy_once_userspace_has_booted),
 	{}
 };

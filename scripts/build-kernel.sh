@@ -36,10 +36,15 @@ if [ "$(cat "$obj/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
 	# bug.  The fragments serve every kernel: a symbol that this kernel does
 	# not have (PROC_SYSCTL, folded into SYSCTL in 7.x) is not a drop.
 	known=$(find "$TREE" -name 'Kconfig*' -exec sed -n 's/^\(menu\)\{0,1\}config \([A-Z0-9_]*\).*/\2/p' {} + | sort -u)
-	for f in "${fragments[@]}"; do
+	# A symbol a later fragment sets again is that fragment's to check.
+	for i in "${!fragments[@]}"; do
+		f=${fragments[$i]}
+		later=$(cat "${fragments[@]:$((i + 1))}" /dev/null |
+			sed -n 's/^\(# \)\{0,1\}CONFIG_\([A-Z0-9_]*\)[= ].*/\2/p')
 		grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
 			sym=${line%%=*} sym=${sym#CONFIG_}
 			grep -qxF "$sym" <<<"$known" || continue
+			! grep -qxF "$sym" <<<"$later" || continue
 			grep -qxF "$line" "$obj/.config" ||
 				echo "warning: $flavour config lacks $line (dependency missing?)" >&2
 		done

@@ -116,8 +116,15 @@ fi
 mapfile -t docs < <(git -C "$TREE" diff --name-only --diff-filter=AM base series -- \
 	'Documentation/*.rst' | grep -v '/index\.rst$')
 if [ ${#docs[@]} -gt 0 ]; then
-	src=$OUT/sphinx/src
-	mkdir -p "$src"
+	# 7.x's extensions want a Documentation/ directory with MAINTAINERS
+	# beside it.
+	src=$OUT/sphinx/Documentation
+	rm -rf "$src" && mkdir -p "$src"
+	cp "$TREE/MAINTAINERS" "$OUT/sphinx/"
+	# 6.x runs the perl kernel-doc named here; 7.x has it built in.
+	kdoc_bin=()
+	grep -q kerneldoc_bin "$TREE/Documentation/conf.py" &&
+		kdoc_bin=(-D kerneldoc_bin="$TREE/scripts/kernel-doc")
 	printf 'user_booted lint\n================\n\n.. toctree::\n\n' > "$src/index.rst"
 	for d in "${docs[@]}"; do
 		mkdir -p "$src/$(dirname "${d#Documentation/}")"
@@ -125,8 +132,8 @@ if [ ${#docs[@]} -gt 0 ]; then
 		d=${d#Documentation/}
 		echo "   ${d%.rst}" >> "$src/index.rst"
 	done
-	sphinx-build -q -b html -c "$TREE/Documentation" -d "$OUT/sphinx/doctrees" \
-		-D kerneldoc_srctree="$TREE" -D kerneldoc_bin="$TREE/scripts/kernel-doc" \
+	srctree=$TREE sphinx-build -q -b html -c "$TREE/Documentation" -d "$OUT/sphinx/doctrees" \
+		-D kerneldoc_srctree="$TREE" "${kdoc_bin[@]}" \
 		"$src" "$OUT/sphinx/html" 2>&1 |
 		grep -v -e 'dot(1) not found' -e '^Using alabaster theme' > "$OUT/sphinx.log"
 	if [ -s "$OUT/sphinx.log" ]; then

@@ -1,23 +1,47 @@
 #!/bin/bash
 # make series: export the series as git format-patch files in build/series/
-# (KERNEL=6.1: build/series-6.1/, the 6.1 variant),
-# with series/cover-letter.txt as patch 0000.  scripts/tree.sh made the commits.
+# (a backport: build/series-6.12/, build/series-6.1/), with
+# series/cover-letter.txt as patch 0000.  scripts/tree.sh made the commits.
+#
+# The patches are signed off by whoever runs this: git config user.name and
+# user.email of this repository (or the global ones), never a placeholder.
+# The tree's commits carry a fixed placeholder identity (reproducible ids);
+# it is replaced here, in From:, Signed-off-by: and the MAINTAINERS entry.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+name=$(git -C "$TOP" config user.name || true)
+email=$(git -C "$TOP" config user.email || true)
+[ -n "$name" ] && [ -n "$email" ] ||
+	die "make series signs off as you: set git config user.name and user.email first"
+placeholder="Your Name <you@example.org>"
+
+if [ -n "$KERNEL_SUITE" ]; then
+	debver=$(cat "$BUILD/debs/linux-source-$KERNEL/.done")
+else
+	debver=$(dpkg-query -W -f='${Version}' "linux-source-$KERNEL")
+fi
+
 out=$BUILD/series$KSUFFIX
 rm -rf "$out"
-git -C "$TREE" -c user.name="Your Name" -c user.email=you@example.org \
-	format-patch -q --cover-letter --thread=shallow -o "$out" base..series
+# --base: base-commit: names tree.sh's import of the Debian source, a
+# reproducible id (fixed author and date); the cover letter names the
+# release it stands for.
+git -C "$TREE" -c user.name="$name" -c user.email="$email" format-patch -q --cover-letter --thread=shallow --base=base \
+	-o "$out" base..series
 cover=$(ls "$out"/0000-*.patch)
-# Fill the cover letter's subject and blurb from series/cover-letter.txt.
 subject=$(head -n 1 "$TOP/series/cover-letter.txt")
-python3 - "$cover" "$subject" "$TOP/series/cover-letter.txt" <<'PY'
+based="Based on Linux $KERNEL as Debian ships it (linux-source-$KERNEL $debver)."
+python3 - "$cover" "$subject" "$TOP/series/cover-letter.txt" "$based" <<'PY'
 import sys
-path, subject, text = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
-body = text.split('\n', 1)[1].strip('\n')
+path, subject, text, based = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), sys.argv[4]
+body = text.split('\n', 1)[1].strip('\n') + '\n\n' + based
 s = open(path).read()
 s = s.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', body)
 open(path, 'w').write(s)
 PY
+# One sed for the identity: & and | in a name must not act as sed syntax.
+esc=$(printf '%s <%s>' "$name" "$email" | sed 's/[&|\\]/\\&/g')
+sed -i "s|$placeholder|$esc|g" "$out"/*.patch
+! grep -l "$placeholder" "$out"/*.patch || die "placeholder identity left in the series"
 ls "$out"

@@ -5,6 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 initrd=$BUILD/initramfs-qemu$KSUFFIX.cpio.gz
+mkdir -p "$BUILD/test-logs$KSUFFIX"
 n=0 failed=0
 # expect NAME RC QEMU-RUN-ARGS...: qemu-run.sh must exit RC.
 expect() {

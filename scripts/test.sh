@@ -1,17 +1,22 @@
 #!/bin/bash
 # make test: every suite of the project.  Each suite prints TAP lines; this
 # counts them and ends with the line "N passed, N failed".
-# Quicker partial runs: DEBUG_KERNEL=0 (no debug-kernel boots), SYSTEMD_E2E=0.
-# KERNEL=6.1: the 6.1 LTS variant: the guest suites on its qemu kernel (lint,
-# the debug kernel and the systemd suites are about the 6.12 series: off
-# unless asked for).
+#
+# The base kernel (7.3) gets everything: guest suites on the qemu and debug
+# kernels, the systemd plugin's suites, lint.  Each backport in BACKPORTS
+# (default 6.12) gets the guest suites on its qemu kernel.
+# Quicker partial runs: DEBUG_KERNEL=0 (no debug-kernel boots), SYSTEMD_E2E=0,
+# SYSTEMD_HOST=0, LINT=0, BACKPORTS= (none).
+# KERNEL=6.12 or 6.1: that backport alone, its qemu-kernel guest suites (the
+# rest is about the base series: off unless asked for).
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if [ "$KERNEL" != 6.12 ]; then
+if [ "$KERNEL" != "$KERNEL_MAIN" ]; then
 	DEBUG_KERNEL=${DEBUG_KERNEL:-0} SYSTEMD_E2E=${SYSTEMD_E2E:-0} LINT=${LINT:-0}
-	SYSTEMD_HOST=${SYSTEMD_HOST:-0}
+	SYSTEMD_HOST=${SYSTEMD_HOST:-0} BACKPORTS=${BACKPORTS:-}
 fi
+BACKPORTS=${BACKPORTS-6.12}
 LOGS=$BUILD/test-logs$KSUFFIX
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 passed=0 failed=0 skipped=0
@@ -35,13 +40,14 @@ fail() {
 	printf '%-28s FAILED: %s\n' "$1" "$2"
 }
 
-# guest NAME FLAVOUR "APPEND": boot the flavour's kernel, run ub.run=SCRIPT.
+# guest NAME FLAVOUR "APPEND": boot the flavour's kernel of kernel $ks (a
+# build-product suffix, see lib.sh), run ub.run=SCRIPT.
 guest() {
 	local name=$1 flavour=$2 append=$3 image=$BUILD/bzImage log=$LOGS/$1.log rc
 	[ "$flavour" = debug ] && image=$BUILD/bzImage-debug
-	image=$image$KSUFFIX
+	image=$image$ks
 	for try in 1 2; do
-		"$TOP/scripts/qemu-run.sh" -k "$image" -i "$BUILD/initramfs-$flavour$KSUFFIX.cpio.gz" \
+		"$TOP/scripts/qemu-run.sh" -k "$image" -i "$BUILD/initramfs-$flavour$ks.cpio.gz" \
 			-l "$log" -t "${GUEST_TIMEOUT:-600}" -a "$append" 2>"$LOGS/$name.qemu"
 		rc=$?
 		# A known TCG fault, not the code under test (see MEASURING.md): retry once.
@@ -69,34 +75,50 @@ log "building the kernels (log: ${LOGS#"$TOP"/}/build.log; a fresh machine takes
 # The kernel flavours to build and boot.
 flavours=qemu targets="kernel guest-bin"
 [ "${DEBUG_KERNEL:-1}" = 0 ] || flavours="qemu debug" targets="$targets kernel-debug"
-if ! make -s -C "$TOP" $targets > "$LOGS/build.log" 2>&1; then
+build_ok=1
+make -s -C "$TOP" $targets > "$LOGS/build.log" 2>&1 || build_ok=0
+for k in $BACKPORTS; do
+	[ $build_ok = 0 ] || KERNEL=$k make -s -C "$TOP" kernel >> "$LOGS/build.log" 2>&1 || build_ok=0
+done
+if [ $build_ok = 0 ]; then
 	tail -n 30 "$LOGS/build.log"
-	fail build "make $targets failed (see $LOGS/build.log)"
+	fail build "building the kernels failed (see $LOGS/build.log)"
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
-for flavour in $flavours; do
-	"$TOP/scripts/initramfs.sh" $flavour "$BUILD/initramfs-$flavour$KSUFFIX.cpio.gz"
-done
-
-log "the QEMU runner: vCPU count, panic and hang detection"
-suite harness "$TOP/scripts/test-harness.sh"
 
 # Every guest script with an "# append: PARAMS" line is a suite of its own,
 # booted with those kernel parameters: on the qemu kernel, and again on the
 # debug kernel (lockdep, KASAN, ...) unless its "# flavour:" line says
-# otherwise.
+# otherwise.  "# kernels:" limits a script to some kernels.
 flavours_of() { sed -n 's/^# flavour: //p' "$1" | grep . || echo "qemu debug"; }
-for flavour in $flavours; do
-	log "guest suites ($flavour kernel)"
-	for t in "$TOP"/scripts/guest/*.sh; do
-		grep -q '^# append:' "$t" || continue
-		flavours_of "$t" | grep -qw "$flavour" || continue
-		name=${t##*/}; name=${name%.sh}
-		suffix=; [ "$flavour" = debug ] && suffix=-debug
-		guest "$name$suffix" "$flavour" \
-			"ub.run=$name $(sed -n 's/^# append://p' "$t")"
+runs_on() { ! grep -q '^# kernels:' "$1" || sed -n 's/^# kernels: //p' "$1" | grep -qw "$2"; }
+# guest_suites KERNEL FLAVOURS: the harness and every guest script, on the
+# named kernel's images.  Suite names of a backport carry its version.
+guest_suites() {
+	local k=$1 flavours=$2 ks= flavour t name suffix
+	[ "$k" = "$KERNEL_MAIN" ] || ks=-$k
+	for flavour in $flavours; do
+		KERNEL=$k "$TOP/scripts/initramfs.sh" "$flavour" "$BUILD/initramfs-$flavour$ks.cpio.gz"
 	done
+	log "Linux $k: the QEMU runner: vCPU count, panic and hang detection"
+	KERNEL=$k suite "harness$ks" "$TOP/scripts/test-harness.sh"
+	for flavour in $flavours; do
+		log "Linux $k: guest suites ($flavour kernel)"
+		for t in "$TOP"/scripts/guest/*.sh; do
+			grep -q '^# append:' "$t" || continue
+			flavours_of "$t" | grep -qw "$flavour" || continue
+			runs_on "$t" "$k" || continue
+			name=${t##*/}; name=${name%.sh}
+			suffix=; [ "$flavour" = debug ] && suffix=-debug
+			guest "$name$suffix$ks" "$flavour" \
+				"ub.run=$name $(sed -n 's/^# append://p' "$t")"
+		done
+	done
+}
+guest_suites "$KERNEL" "$flavours"
+for k in $BACKPORTS; do
+	guest_suites "$k" qemu
 done
 
 if [ "${SYSTEMD_HOST:-1}" = 1 ]; then

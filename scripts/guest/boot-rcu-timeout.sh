@@ -1,5 +1,5 @@
 # RCU drops boot mode when the fallback timeout ends boot.
-# append: user_booted_reported user_booted_timeout=3
+# append: user_booted_reported sysctl.kernel.user_booted_timeout=3
 . /ub/lib.sh
 . /ub/kunit-lib.sh
 kunit_run user_booted_rcu_test user_booted_rcu

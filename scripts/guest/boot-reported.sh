@@ -1,4 +1,4 @@
-# append: user_booted_reported user_booted_timeout=300
+# append: user_booted_reported sysctl.kernel.user_booted_timeout=300
 # Init reports: the ABI in the order a boot goes through it.  While booting:
 # reads, bad input, privilege, waiters not woken.  Then the report, which
 # wakes poll() and epoll waiters and ends boot once.  Then after it: reads,

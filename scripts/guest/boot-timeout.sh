@@ -1,4 +1,4 @@
-# append: user_booted_reported user_booted_timeout=10
+# append: user_booted_reported sysctl.kernel.user_booted_timeout=10
 # Init was to report and does not: the fallback ends boot 10 s after init
 # launch, not before, wakes the waiters, tells every subscriber once and
 # warns in the kernel log.  10 s: the debug kernel needs 4-5 s from init

@@ -33,3 +33,26 @@ favordynmods() {
 	fi
 }
 
+
+# controls N: with a task in a, enable and disable the pids controller for
+# the root's children N times; set n to the synchronize_rcu() calls that
+# took.  Each change migrates a's tasks under the global
+# cgroup_threadgroup_rwsem, also where favordynmods has switched
+# cgroup.procs writes to per-threadgroup rwsems (6.18+), so it sees the
+# global rwsem's rcu_sync state on every kernel.
+controls() {
+	sleep 30 & pid=$!
+	echo $pid > /sys/fs/cgroup/a/cgroup.procs
+	sleep 0.2
+	echo > $T/trace
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo +pids > /sys/fs/cgroup/cgroup.subtree_control
+		sleep 0.1
+		echo -pids > /sys/fs/cgroup/cgroup.subtree_control
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill $pid
+	n=$(grep -c -- "-$$ .* sync:" $T/trace)
+}

@@ -6,6 +6,7 @@
 #ifndef _LINUX_USER_BOOTED_H
 #define _LINUX_USER_BOOTED_H
 
+#include <linux/kernel.h>
 #include <linux/notifier.h>
 #include <linux/types.h>
 #include <uapi/linux/user_booted.h>
@@ -30,13 +31,39 @@ enum user_booted_reason {
 	USER_BOOTED_TIMEOUT,
 };
 
+#ifdef CONFIG_USER_BOOTED
 bool user_booted(void);
 bool user_booted_report_expected(void);
-enum user_booted_reason user_booted_get_reason(void);
 const char *user_booted_reason_name(enum user_booted_reason reason);
 int user_booted_register_notifier(struct notifier_block *nb);
 int user_booted_unregister_notifier(struct notifier_block *nb);
+#else
+/* Without it, userspace boot ends when init is launched, as it always did. */
+static inline bool user_booted(void)
+{
+	return system_state >= SYSTEM_RUNNING;
+}
 
-void user_booted_init_launched(void);
+static inline bool user_booted_report_expected(void)
+{
+	return false;
+}
+
+static inline const char *user_booted_reason_name(enum user_booted_reason reason)
+{
+	return "unreported";
+}
+
+/* Nobody is told: subscribe only when user_booted_report_expected(). */
+static inline int user_booted_register_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int user_booted_unregister_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+#endif
 
 #endif /* _LINUX_USER_BOOTED_H */

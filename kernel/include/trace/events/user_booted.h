@@ -5,44 +5,44 @@
 #if !defined(_TRACE_USER_BOOTED_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_USER_BOOTED_H
 
-#include <linux/sched.h>
 #include <linux/tracepoint.h>
 #include <linux/user_booted.h>
 
+TRACE_DEFINE_ENUM(USER_BOOTED_UNREPORTED);
+TRACE_DEFINE_ENUM(USER_BOOTED_CMDLINE);
+TRACE_DEFINE_ENUM(USER_BOOTED_REPORTED);
+TRACE_DEFINE_ENUM(USER_BOOTED_TIMEOUT);
+
 /*
- * user_booted - userspace boot ended; same data as the kernel log line
+ * user_booted - userspace boot ended; same data as the kernel log line.
+ * The task that ended it (the writer, or a kworker for the timeout) is in
+ * the event's common fields.
  * @reason: enum user_booted_reason
  * @since_launch_ns: time since init was launched
- * @task: the task that ended it (the writer, or a kworker for the timeout)
  */
 TRACE_EVENT(user_booted,
 
-	TP_PROTO(enum user_booted_reason reason, u64 since_launch_ns,
-		 struct task_struct *task),
+	TP_PROTO(enum user_booted_reason reason, u64 since_launch_ns),
 
-	TP_ARGS(reason, since_launch_ns, task),
+	TP_ARGS(reason, since_launch_ns),
 
 	TP_STRUCT__entry(
 		__field(int, reason)
 		__field(u64, since_launch_ns)
-		__field(pid_t, pid)
-		__array(char, comm, TASK_COMM_LEN)
 	),
 
 	TP_fast_assign(
 		__entry->reason = reason;
 		__entry->since_launch_ns = since_launch_ns;
-		__entry->pid = task->pid;
-		memcpy(__entry->comm, task->comm, TASK_COMM_LEN);
 	),
 
-	TP_printk("reason=%s since_launch_ns=%llu comm=%s pid=%d",
+	TP_printk("reason=%s since_launch_ns=%llu",
 		  __print_symbolic(__entry->reason,
 				   { USER_BOOTED_UNREPORTED, "unreported" },
 				   { USER_BOOTED_CMDLINE, "cmdline" },
 				   { USER_BOOTED_REPORTED, "reported" },
 				   { USER_BOOTED_TIMEOUT, "timeout" }),
-		  __entry->since_launch_ns, __entry->comm, __entry->pid)
+		  __entry->since_launch_ns)
 );
 
 #endif /* _TRACE_USER_BOOTED_H */

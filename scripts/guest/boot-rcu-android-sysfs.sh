@@ -1,0 +1,13 @@
+# Android's pattern: boot with rcupdate.rcu_expedited=1 and have init write
+# 0 to /sys/kernel/rcu_expedited at boot completion.  The knob is the
+# admin's expediting only: while userspace boots RCU's boot mode still
+# expedites, and the report ends that.
+# append: user_booted_reported rcupdate.rcu_expedited=1
+. /ub/lib.sh
+. /ub/kunit-lib.sh
+echo 0 > /sys/kernel/rcu_expedited
+check "/sys/kernel/rcu_expedited reads 0 after the write" [ "$(cat /sys/kernel/rcu_expedited)" = 0 ]
+kunit_run user_booted_rcu_test user_booted_rcu
+echo 1 > $sysctl_path
+kunit_run user_booted_rcu_test user_booted_rcu
+tap_done
