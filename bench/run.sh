@@ -143,10 +143,11 @@ if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && 
 	why=
 	if [ ! -x "$TOP/scripts/rootfs.sh" ] && [ ! -f "$TOP/scripts/rootfs.sh" ]; then
 		why="scripts/rootfs.sh does not exist"
-	elif ! img=$(bash "$TOP/scripts/rootfs.sh" 2>"$WORK/rootfs.err"); then
+	elif ! img=$(bash "$TOP/scripts/rootfs.sh" bookworm 2>"$WORK/rootfs.err"); then
 		why="scripts/rootfs.sh failed: $(tail -n 1 "$WORK/rootfs.err")"
 	else
-		cp --sparse=always "$img" "$sd_image"
+		# The plugin enabled, as the e2e's default boot has it.
+		cp --sparse=always "$img/enabled.ext4" "$sd_image"
 	fi
 	if [ -n "$why" ]; then
 		log "workload 4 not run: $why"

@@ -52,9 +52,12 @@ VISIBLE_IF_KUNIT bool user_booted_state_end(struct user_booted_state *s,
 	mutex_lock(&s->lock);
 	first = !s->reason;
 	if (first) {
+		int ret;
+
 		s->reason = reason;
+		ret = raw_notifier_call_chain(&s->chain, reason, NULL);
 		/* NOTIFY_STOP would hide the event from the rest: not allowed. */
-		WARN_ONCE(raw_notifier_call_chain(&s->chain, reason, NULL) & NOTIFY_STOP_MASK,
+		WARN_ONCE(ret & NOTIFY_STOP_MASK,
 			  "user_booted: a subscriber returned NOTIFY_STOP\n");
 		/* Pairs with smp_load_acquire() in user_booted(). */
 		smp_store_release(&s->booted, true);
@@ -253,15 +256,16 @@ static void user_booted_timeout_fn(struct work_struct *work)
 /* (Re)arm the fallback to fire timeout_secs after init launch. */
 static void user_booted_arm_timeout(void)
 {
-	unsigned long deadline;
+	unsigned long deadline, now;
 
 	lockdep_assert_held(&user_booted_lock);
 	if (phase != PHASE_USERSPACE)
 		return;
 	deadline = launch_jiffies + msecs_to_jiffies(timeout_secs * MSEC_PER_SEC);
+	now = jiffies;
 	/* A deadline already past fires at once: shortening takes effect now. */
 	mod_delayed_work(system_dfl_wq, &timeout_work,
-			 time_after(deadline, jiffies) ? deadline - jiffies : 0);
+			 time_after(deadline, now) ? deadline - now : 0);
 }
 
 /*
@@ -371,8 +375,10 @@ static int __init user_booted_reported_setup(char *str)
 	bool val = true;
 
 	if (*str == '=') {
-		if (kstrtobool(str + 1, &val))
-			return 0;
+		if (kstrtobool(str + 1, &val)) {
+			pr_warn("user_booted_reported%s: not a boolean, ignored\n", str);
+			return 1;
+		}
 	} else if (*str) {
 		return 0;	/* another parameter sharing the prefix */
 	}

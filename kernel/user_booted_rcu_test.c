@@ -28,6 +28,14 @@ static bool normal_after_boot;
 module_param(normal_after_boot, bool, 0444);
 MODULE_PARM_DESC(normal_after_boot, "booted with rcupdate.rcu_normal_after_boot=1");
 
+/* Tiny RCU never expedites: nothing to follow. */
+static int user_booted_rcu_test_init(struct kunit *test)
+{
+	if (IS_ENABLED(CONFIG_TINY_RCU))
+		kunit_skip(test, "Tiny RCU has no boot-time expediting");
+	return 0;
+}
+
 static void expedited_and_hurried_while_userspace_boots(struct kunit *test)
 {
 	if (user_booted())
@@ -72,6 +80,7 @@ static struct kunit_case user_booted_rcu_test_cases[] = {
 
 static struct kunit_suite user_booted_rcu_test_suite = {
 	.name = "user_booted_rcu",
+	.init = user_booted_rcu_test_init,
 	.test_cases = user_booted_rcu_test_cases,
 };
 

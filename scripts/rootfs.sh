@@ -1,57 +1,104 @@
 #!/bin/bash
-# Build the ext4 root image for the systemd end-to-end boot: Debian bookworm
-# (mmdebstrap minbase + systemd-sysv + udev) with the systemd plugin installed
-# by "meson install --destdir" and the e2e units.  Prints the image path.
+# rootfs.sh SUITE: build the ext4 root images for the systemd end-to-end boots
+# on Debian SUITE (bookworm: systemd 252; sid: systemd 262), with the systemd
+# plugin installed as a distribution package would, and the e2e units.
+# Prints the directory holding the three images:
+#   enabled.ext4   user-booted.service enabled (systemctl enable, as Debian's
+#                  postinst does through deb-systemd-helper)
+#   disabled.ext4  the same, then systemctl disable
+#   masked.ext4    the same as enabled, then systemctl mask
 #
-# The debootstrapped base is cached as build/rootfs/base-<hash>.tar, <hash>
-# being that of the recipe below, so it is rebuilt when the recipe changes.
-# The plugin layer and the image are redone on every run (seconds), from a
+# Two debootstrapped trees per suite, cached under build/rootfs/ by a hash of
+# their recipe (rebuilt when it changes):
+#   base-SUITE-HASH.tar  the image: minbase + systemd-sysv + udev, no D-Bus
+#   buildenv-SUITE-HASH/ a build chroot: compiler, meson, libsystemd-dev and
+#                        systemd.pc of the same suite.  The plugin is built
+#                        there, so each image gets binaries built against
+#                        its own libc and libsystemd, installed to the paths
+#                        its own systemd.pc gives.
+# The plugin build and the images are redone on every run (seconds), from a
 # fresh copy of the base: every boot starts from the same disk.
 # Set ROOTFS_MIRROR to use another Debian mirror.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-suite=bookworm
-packages=systemd-sysv,udev
-# Docs, man pages and locales: dead weight in a test image.
-recipe=(--variant=minbase "--include=$packages" --format=tar
+suite=${1:-bookworm}
+case $suite in
+# systemd.pc: in systemd on bookworm, in systemd-dev from 253 on.
+bookworm) devpkgs=libsystemd-dev,systemd ;;
+sid) devpkgs=libsystemd-dev,systemd-dev ;;
+*) die "suite $suite: bookworm or sid" ;;
+esac
+# The mirror is a frozen snapshot: sid's Release file is past its
+# Valid-Until date.  Only the date check is off: signatures are checked
+# against the archive keyring (it has the trixie keys sid is signed with).
+common=(--variant=minbase --aptopt='Acquire::Check-Valid-Until "false"'
+	--keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	# Docs, man pages and locales: dead weight in a test image.
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*'
-	--dpkgopt='path-exclude=/usr/share/locale/*' "$suite")
+	--dpkgopt='path-exclude=/usr/share/locale/*')
+image_recipe=("${common[@]}" --include=systemd-sysv,udev --format=tar "$suite")
+build_recipe=("${common[@]}" "--include=gcc,libc6-dev,meson,ninja-build,pkg-config,$devpkgs"
+	--format=directory "$suite")
 cache=$BUILD/rootfs
-hash=$(printf '%s\n' "${recipe[@]}" "${ROOTFS_MIRROR:-}" | sha256sum | cut -c1-16)
-base=$cache/base-$hash.tar
-image=$cache/systemd-e2e.ext4
+hash() { printf '%s\n' "$@" "${ROOTFS_MIRROR:-}" | sha256sum | cut -c1-16; }
+base=$cache/base-$suite-$(hash "${image_recipe[@]}").tar
+benv=$cache/buildenv-$suite-$(hash "${build_recipe[@]}")
+out=$cache/$suite
 plugin=$TOP/systemd-plugin
 
 [ "$(id -u)" -eq 0 ] || die "run as root: the image keeps root-owned files"
-need_packages mmdebstrap e2fsprogs meson ninja-build pkg-config libsystemd-dev
-mkdir -p "$cache"
+need_packages mmdebstrap e2fsprogs systemd
+mkdir -p "$cache" "$out"
 
 if [ ! -f "$base" ]; then
-	log "building the $suite base ($packages), cached as $base"
-	rm -f "$cache"/base-*.tar
-	mmdebstrap --quiet "${recipe[@]}" "$base.tmp" ${ROOTFS_MIRROR:+"$ROOTFS_MIRROR"}
+	log "building the $suite image base, cached as ${base#"$TOP"/}"
+	rm -f "$cache/base-$suite-"*.tar
+	mmdebstrap --quiet "${image_recipe[@]}" "$base.tmp" ${ROOTFS_MIRROR:+"$ROOTFS_MIRROR"}
 	mv "$base.tmp" "$base"
 fi
+if [ ! -f "$benv/.done" ]; then
+	log "building the $suite build chroot, cached as ${benv#"$TOP"/}"
+	rm -rf "$cache/buildenv-$suite-"*
+	mmdebstrap --quiet "${build_recipe[@]}" "$benv" ${ROOTFS_MIRROR:+"$ROOTFS_MIRROR"}
+	touch "$benv/.done"
+fi
 
-# The plugin is built on the host, which is bookworm too: same libc and
-# libsystemd as the guest.
-grep -q "^VERSION_CODENAME=$suite" /etc/os-release ||
-	log "warning: host is not $suite; the plugin binaries may not run in the guest"
-pbuild=$BUILD/systemd-plugin
-[ -f "$pbuild/build.ninja" ] || meson setup "$pbuild" "$plugin" --prefix=/usr >/dev/null
-meson compile -C "$pbuild" >/dev/null
+# Build and install the plugin inside the build chroot (a private mount
+# namespace: /dev and /proc go away with it).
+rm -rf "$benv/src" "$benv/bld" "$benv/stage"
+mkdir "$benv/src"
+cp -a "$plugin" "$TOP/uapi" "$benv/src/"
+unshare --mount --propagation private -- /bin/sh -ec '
+	mount --rbind /dev "$1/dev"
+	mount -t proc proc "$1/proc"
+	exec chroot "$1" /bin/sh -ec "
+		meson setup /bld /src/systemd-plugin >/dev/null
+		meson compile -C /bld >/dev/null
+		DESTDIR=/stage meson install -C /bld --no-rebuild >/dev/null"' sh "$benv" ||
+	die "building the plugin in the $suite chroot failed"
 
 stage=$(mktemp -d "$cache/stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 tar -C "$stage" -xpf "$base"
-meson install -C "$pbuild" --no-rebuild --destdir "$stage" >/dev/null
-install -m 0644 "$plugin"/tests/e2e/*.service "$stage/etc/systemd/system/"
+# Onto the merged /usr: /lib (bookworm's unit dir) is a symlink to usr/lib.
+tar -C "$benv/stage" -c . | tar -C "$stage" -x --keep-directory-symlink
+install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$stage/etc/systemd/system/"
 install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$stage/usr/local/libexec/user-booted-e2e"
 echo e2e >"$stage/etc/hostname"
 # A fixed identity: not a first boot, the same journal every run.
 echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
 
-rm -f "$image"
-mkfs.ext4 -q -F -L e2e-root -d "$stage" "$image" 1G >/dev/null
-echo "$image"
+image() { # NAME: the stage as it is now, as NAME.ext4
+	rm -f "$out/$1.ext4"
+	mkfs.ext4 -q -F -L e2e-root -d "$stage" "$out/$1.ext4" 1G >/dev/null
+}
+sysctl_() { systemctl --root="$stage" --quiet "$@"; }
+sysctl_ enable user-booted.service
+image enabled
+sysctl_ disable user-booted.service
+image disabled
+sysctl_ enable user-booted.service
+sysctl_ mask user-booted.service
+image masked
+echo "$out"

@@ -18,6 +18,9 @@ mapfile -t commits < <(git_tree rev-list --reverse base..HEAD)
 [ ${#slugs[@]} -eq ${#commits[@]} ] ||
 	die "$TREE has ${#commits[@]} commits above base, series.conf ${#slugs[@]} steps"
 
+# New files are copied back from the tree: never over uncommitted edits.
+[ "$KERNEL" != "$KERNEL_MAIN" ] || [ -z "$(git -C "$TOP" status --porcelain -- kernel selftests uapi Documentation | grep -v '^ M kernel/patches')" ] ||
+	die "uncommitted changes to the series' files: commit them first"
 idx=$BUILD/.export-index-$KERNEL
 for i in "${!slugs[@]}"; do
 	slug=${slugs[$i]} c=${commits[$i]}

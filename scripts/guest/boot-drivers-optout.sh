@@ -2,6 +2,7 @@
 # deferred_probe_timeout=5 keeps its timer while userspace boots, and
 # regulator_ignore_unused leaves the unused regulator on after the report.
 # append: user_booted_reported deferred_probe_timeout=5 regulator_ignore_unused
+# kernels: 7.3 6.12
 . /ub/lib.sh
 . /ub/drivers-lib.sh
 

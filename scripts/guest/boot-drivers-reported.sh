@@ -6,6 +6,7 @@
 # report finds deferred probing given up, as on a stock kernel after the
 # timeout.  boot-drivers-stock.sh is the same boot without the parameter.
 # append: user_booted_reported fw_devlink.sync_state=timeout
+# kernels: 7.3 6.12
 . /ub/lib.sh
 . /ub/drivers-lib.sh
 

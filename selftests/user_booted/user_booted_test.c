@@ -1366,7 +1366,7 @@ TEST_F_TIMEOUT(boot_end, report_racing_timeout_ends_boot_once, 60)
 TEST_F_TIMEOUT(boot_end, timeout_ends_boot_with_a_warning, 60)
 {
 	const char *why =
-		"needs a boot with user_booted_reported sysctl.kernel.user_booted_timeout=N, N <= 30";
+		"needs user_booted_reported sysctl.kernel.user_booted_timeout=N, N <= 30";
 	struct boot_end_line e;
 	unsigned int revents;
 	char warning[96];
@@ -1398,7 +1398,7 @@ TEST_F_TIMEOUT(boot_end, timeout_ends_boot_with_a_warning, 60)
 TEST_F_TIMEOUT(boot_end, shortened_timeout_ends_boot_at_once, 60)
 {
 	const char *why =
-		"needs a boot with user_booted_reported sysctl.kernel.user_booted_timeout=N, N >= 60";
+		"needs user_booted_reported sysctl.kernel.user_booted_timeout=N, N >= 60";
 	struct boot_end_line e;
 	unsigned int revents;
 	double shortened_at;

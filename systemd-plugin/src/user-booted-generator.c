@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * user-booted-generator - enable user-booted.service when this boot's end is
- * to be reported to the kernel (kernel.user_booted), see
+ * user-booted-generator - pull user-booted.target into this boot when the
+ * kernel waits for a report of its end (kernel.user_booted), see
  * user-booted-generator(8) and systemd.generator(7).
+ *
+ * The per-boot decision only: user-booted.service is a normal unit, wanted by
+ * user-booted.target once enabled, so enabling, disabling and masking it stay
+ * the administrator's.  On the boots that need no report the generator writes
+ * nothing at all, and user-booted.target, so the service too, stays out of
+ * the boot.
  *
  * Like every generator it runs before any unit is loaded: it only reads a few
  * files, never blocks, talks to no other process, logs to /dev/kmsg and writes
- * into the directory it is given.  It always exits 0 when it decides to do
+ * into the directory it is given.  It exits 0 whenever it decides to do
  * nothing, so a kernel or system without the feature boots as before.
  */
 #include <errno.h>
@@ -17,24 +23,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include <linux/user_booted.h>
 
-#ifndef USER_BOOTED_NOTIFY_PATH
-#error "USER_BOOTED_NOTIFY_PATH must be set by the build"
+#ifndef USER_BOOTED_UNIT_DIR
+#error "USER_BOOTED_UNIT_DIR must be set by the build"
 #endif
 
-#define UNIT		"user-booted.service"
-/* Where systemd.wants= and most services hook into a normal boot. */
-#define WANTED_BY	"default.target"
+#define TARGET		"user-booted.target"
+#define SERVICE		"user-booted.service"
 #define CMDLINE_SWITCH	"user_booted.auto"
+
+/*
+ * The targets a boot ends in, as systemd-update-utmp-runlevel.service is hooked
+ * (plus emergency.target): default.target (or whatever it is an alias of)
+ * and those the runlevel words on the kernel command line select ("1",
+ * "3", "5", "single", "emergency", ...).  The unit named by systemd.unit=
+ * comes on top.  user-booted.service is ordered after all of these.
+ */
+static const char *const boot_targets[] = {
+	"default.target", "multi-user.target", "graphical.target",
+	"rescue.target", "emergency.target",
+};
 
 static const char *root = "";	/* prefix for every absolute path read */
 static int kmsg_fd = -1;
+static int max_level = LOG_INFO;
 
 static const char *rooted(char buf[PATH_MAX], const char *path)
 {
@@ -57,6 +75,8 @@ static void log_msg(int level, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (level > max_level)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -73,6 +93,21 @@ static void log_msg(int level, const char *fmt, ...)
 	if (write(kmsg_fd, line, n) < 0) {
 		/* Nowhere better to log to. */
 	}
+}
+
+/* systemd's log_level_from_string(): a name or a number 0-7; -EINVAL else. */
+static int parse_log_level(const char *s)
+{
+	static const char *const names[] = {
+		"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+	};
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	if (s[0] >= '0' && s[0] <= '7' && s[1] == '\0')
+		return s[0] - '0';
+	return -EINVAL;
 }
 
 static int read_file(const char *path, char *buf, size_t size)
@@ -101,7 +136,11 @@ static bool exists(const char *path)
 	return access(rooted(rbuf, path), F_OK) == 0;
 }
 
-/* Returns USER_BOOTED_NO/YES, or -errno (-ENOENT: the kernel lacks it). */
+/*
+ * Returns USER_BOOTED_NO/YES, or -errno (-ENOENT: the kernel lacks it).
+ * USER_BOOTED_NO is the robust sign that the kernel waits for a report, be it
+ * for user_booted_reported on the command line or CONFIG_USER_BOOTED_REPORTED.
+ */
 static int read_user_booted(void)
 {
 	char buf[32], *end;
@@ -175,7 +214,7 @@ static int parse_boolean(const char *v)
 	return -EINVAL;
 }
 
-/* The kernel treats '-' and '_' in parameter names as the same character. */
+/* The kernel and systemd treat '-' and '_' in parameter names alike. */
 static bool key_eq(const char *a, size_t alen, const char *b)
 {
 	if (alen != strlen(b))
@@ -190,22 +229,28 @@ static bool key_eq(const char *a, size_t alen, const char *b)
 	return true;
 }
 
-/*
- * Whether CMDLINE_SWITCH leaves us enabled: absent or true means yes, the
- * last occurrence wins, a bad value is ignored with a warning.  Words are
- * split on blanks outside double quotes, as the kernel does.
- */
-static bool cmdline_enabled(void)
+/* What the kernel command line says to us; the last occurrence wins. */
+struct cmdline {
+	bool enabled;			/* CMDLINE_SWITCH: absent or true */
+	const char *bad_switch;		/* an invalid CMDLINE_SWITCH word */
+	const char *unit;		/* systemd.unit= */
+	int log_level;			/* systemd.log_level=, "debug"; -1: unset */
+};
+
+/* Words are split on blanks outside double quotes, as the kernel does. */
+static void parse_cmdline(struct cmdline *c)
 {
 	static char buf[65536];
-	bool enabled = true, quoted = false;
+	bool quoted = false;
 	char *p, *word;
 
+	*c = (struct cmdline){ .enabled = true, .log_level = -1 };
 	if (read_file("/proc/cmdline", buf, sizeof(buf)) < 0)
-		return true;
+		return;
 
 	for (p = buf; *p; ) {
-		char *eq, *out;
+		char *eq, *out, *val;
+		size_t klen;
 		int r;
 
 		while (*p == ' ' || *p == '\t' || *p == '\n')
@@ -227,89 +272,46 @@ static bool cmdline_enabled(void)
 		*out = '\0';
 
 		eq = strchr(word, '=');
-		if (!key_eq(word, eq ? (size_t)(eq - word) : strlen(word), CMDLINE_SWITCH))
-			continue;
-		r = eq ? parse_boolean(eq + 1) : 1;
-		if (r < 0)
-			log_msg(LOG_WARNING, "Ignoring invalid %s", word);
-		else
-			enabled = r;
+		klen = eq ? (size_t)(eq - word) : strlen(word);
+		val = eq ? eq + 1 : NULL;
+		if (key_eq(word, klen, CMDLINE_SWITCH)) {
+			r = val ? parse_boolean(val) : 1;
+			if (r < 0)
+				c->bad_switch = word;
+			else
+				c->enabled = r;
+		} else if (key_eq(word, klen, "systemd.unit") && val) {
+			c->unit = val;
+		} else if (key_eq(word, klen, "systemd.log_level") && val) {
+			r = parse_log_level(val);
+			if (r >= 0)
+				c->log_level = r;
+		} else if (!val && strcmp(word, "debug") == 0) {
+			c->log_level = LOG_DEBUG;
+		}
 	}
-	return enabled;
 }
 
-/* Masked the systemd way: a /dev/null symlink or an empty file. */
-static bool unit_masked(void)
+/* A unit name we can put in a path and a unit file: no '/', no blanks. */
+static bool valid_unit_name(const char *s)
 {
-	static const char *const dirs[] = { "/etc/systemd/system", "/run/systemd/system" };
-	char path[PATH_MAX], rbuf[PATH_MAX];
-	struct stat st;
+	size_t n = strlen(s);
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (path_join(path, dirs[i], UNIT) < 0 || stat(rooted(rbuf, path), &st) < 0)
-			continue;
-		if ((S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) ||
-		    (S_ISREG(st.st_mode) && st.st_size == 0))
-			return true;
-	}
-	return false;
+	if (n == 0 || n > 255 || s[0] == '.' || !strchr(s, '.'))
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789:-_.\\@") == n;
 }
 
-static const char unit_text[] =
-	"# Automatically generated by user-booted-generator, see user-booted-generator(8).\n"
-	"\n"
-	"[Unit]\n"
-	"Description=Report the end of userspace boot to the kernel\n"
-	"Documentation=man:user-booted-generator(8) man:user-booted-notify(8)\n"
-	"# It must not hold up the startup it waits for: Type=simple ends its start\n"
-	"# job as soon as the helper is forked, and nothing is ordered after it.\n"
-	"# Starting after default.target spares it (and PID 1) the stream of\n"
-	"# signals the private bus carries during boot; a StartupFinished it\n"
-	"# missed shows in FinishTimestampMonotonic. No default dependencies:\n"
-	"# default.target must not be ordered after it in turn.\n"
-	"DefaultDependencies=no\n"
-	"After=" WANTED_BY "\n"
-	"Conflicts=shutdown.target\n"
-	"Before=shutdown.target\n"
-	"IgnoreOnIsolate=yes\n"
-	"\n"
-	"[Service]\n"
-	"Type=simple\n"
-	"ExecStart=" USER_BOOTED_NOTIFY_PATH "\n"
-	"NoNewPrivileges=yes\n"
-	"# Writing kernel.user_booted needs CAP_SYS_ADMIN, and nothing else.\n"
-	"CapabilityBoundingSet=CAP_SYS_ADMIN\n";
-
-static int write_unit(const char *dir)
+/* dir/unit.wants/TARGET -> the installed TARGET, replacing whatever was there. */
+static int want_target(const char *dir, const char *unit)
 {
-	char path[PATH_MAX];
-	size_t len = strlen(unit_text);
-	ssize_t n;
-	int fd;
-
-	if (path_join(path, dir, UNIT) < 0)
-		return -ENAMETOOLONG;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, unit_text, len);
-	if (n < 0)
-		n = -errno;
-	if (close(fd) < 0 && n >= 0)
-		n = -errno;
-	if (n < 0)
-		return n;
-	return (size_t)n == len ? 0 : -EIO;
-}
-
-/* dir/WANTED_BY.wants/UNIT -> ../UNIT, replacing whatever was there. */
-static int enable_unit(const char *dir)
-{
-	static const char target[] = "../" UNIT;
+	static const char target[] = USER_BOOTED_UNIT_DIR "/" TARGET;
 	char wants[PATH_MAX], link[PATH_MAX], old[PATH_MAX];
 	ssize_t n;
 
-	if (path_join(wants, dir, WANTED_BY ".wants") < 0 || path_join(link, wants, UNIT) < 0)
+	if (snprintf(wants, sizeof(wants), "%s/%s.wants", dir, unit) >= (int)sizeof(wants) ||
+	    path_join(link, wants, TARGET) < 0)
 		return -ENAMETOOLONG;
 	if (mkdir(wants, 0755) < 0 && errno != EEXIST)
 		return -errno;
@@ -325,10 +327,65 @@ static int enable_unit(const char *dir)
 	return symlink(target, link) < 0 ? -errno : 0;
 }
 
+/* The unit file orders the service after boot_targets[]; this adds unit. */
+static int order_after(const char *dir, const char *unit)
+{
+	char d[PATH_MAX], path[PATH_MAX];
+	ssize_t n;
+	int fd, len;
+	char text[512];
+
+	len = snprintf(text, sizeof(text),
+		       "# Automatically generated by user-booted-generator, see user-booted-generator(8).\n"
+		       "# systemd.unit=%s on the kernel command line: report after it.\n"
+		       "[Unit]\nAfter=%s\n", unit, unit);
+	if (len >= (int)sizeof(text) || path_join(d, dir, SERVICE ".d") < 0 ||
+	    path_join(path, d, "50-boot-target.conf") < 0)
+		return -ENAMETOOLONG;
+	if (mkdir(d, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		n = -errno;
+	if (close(fd) < 0 && n >= 0)
+		n = -errno;
+	if (n < 0)
+		return n;
+	return n == len ? 0 : -EIO;
+}
+
+/* Why this boot needs no report, or NULL if it does. */
+static const char *nothing_to_report(const struct cmdline *c)
+{
+	int r = read_user_booted();
+
+	if (r == -ENOENT)
+		return "the kernel has no " USER_BOOTED_SYSCTL_PATH;
+	if (r < 0) {
+		log_msg(LOG_WARNING, "Cannot read %s (%s): not reporting this boot",
+			USER_BOOTED_SYSCTL_PATH, strerror(-r));
+		return "the sysctl cannot be read";
+	}
+	if (r == USER_BOOTED_YES)
+		return "the kernel is not waiting for a report (kernel.user_booted reads 1)";
+	if (in_initrd())
+		return "this is the initrd, its startup is not the end of boot";
+	if (in_container())
+		return "this is a container, boot is the host's to end";
+	if (!c->enabled)
+		return "switched off by " CMDLINE_SWITCH "=0 on the kernel command line";
+	return NULL;
+}
+
 int main(int argc, char *argv[])
 {
+	struct cmdline c;
 	char rbuf[PATH_MAX];
-	const char *dest;
+	const char *dest, *why, *e;
+	bool extra;
 	int r;
 
 #ifdef USER_BOOTED_TEST
@@ -338,49 +395,46 @@ int main(int argc, char *argv[])
 #endif
 	kmsg_fd = open(rooted(rbuf, "/dev/kmsg"), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
 
+	/* systemd's generators: the command line first, then $SYSTEMD_LOG_LEVEL. */
+	parse_cmdline(&c);
+	if (c.log_level >= 0)
+		max_level = c.log_level;
+	e = getenv("SYSTEMD_LOG_LEVEL");
+	if (e && parse_log_level(e) >= 0)
+		max_level = parse_log_level(e);
+
 	if (argc < 2 || argc > 4) {
 		log_msg(LOG_ERR, "Expected 1 to 3 directory arguments, got %d", argc - 1);
 		return EXIT_FAILURE;
 	}
 	dest = argv[1];	/* the normal-priority directory */
+	if (c.bad_switch)
+		log_msg(LOG_WARNING, "Ignoring invalid %s", c.bad_switch);
 
-	r = read_user_booted();
-	if (r == -ENOENT) {
-		log_msg(LOG_DEBUG, "Kernel has no %s: skipping", USER_BOOTED_SYSCTL_PATH);
-		return EXIT_SUCCESS;
-	}
-	if (r < 0) {
-		log_msg(LOG_WARNING, "Cannot read %s (%s): skipping", USER_BOOTED_SYSCTL_PATH, strerror(-r));
-		return EXIT_SUCCESS;
-	}
-	if (r == USER_BOOTED_YES) {
-		log_msg(LOG_DEBUG, "Userspace boot has already ended: skipping");
-		return EXIT_SUCCESS;
-	}
-	if (in_initrd()) {
-		log_msg(LOG_DEBUG, "Running in the initrd, its startup is not the end of boot: skipping");
-		return EXIT_SUCCESS;
-	}
-	if (in_container()) {
-		log_msg(LOG_DEBUG, "Running in a container, boot is the host's to end: skipping");
-		return EXIT_SUCCESS;
-	}
-	if (!cmdline_enabled()) {
-		log_msg(LOG_INFO, "Disabled by %s=0 on the kernel command line: skipping", CMDLINE_SWITCH);
-		return EXIT_SUCCESS;
-	}
-	if (unit_masked()) {
-		log_msg(LOG_INFO, "%s is masked: skipping", UNIT);
+	why = nothing_to_report(&c);
+	if (why) {
+		log_msg(LOG_DEBUG, "Nothing to report: %s", why);
 		return EXIT_SUCCESS;
 	}
 
-	r = write_unit(dest);
-	if (r == 0)
-		r = enable_unit(dest);
+	extra = c.unit && valid_unit_name(c.unit);
+	for (size_t i = 0; extra && i < sizeof(boot_targets) / sizeof(boot_targets[0]); i++)
+		extra = strcmp(c.unit, boot_targets[i]) != 0;
+	if (c.unit && !valid_unit_name(c.unit))
+		log_msg(LOG_DEBUG, "Ignoring systemd.unit=%s: not a unit name", c.unit);
+
+	r = 0;
+	for (size_t i = 0; r == 0 && i < sizeof(boot_targets) / sizeof(boot_targets[0]); i++)
+		r = want_target(dest, boot_targets[i]);
+	if (r == 0 && extra)
+		r = want_target(dest, c.unit);
+	if (r == 0 && extra)
+		r = order_after(dest, c.unit);
 	if (r < 0) {
-		log_msg(LOG_ERR, "Failed to generate %s in %s: %s", UNIT, dest, strerror(-r));
+		log_msg(LOG_ERR, "Failed to add %s to the boot targets in %s: %s", TARGET, dest, strerror(-r));
 		return EXIT_FAILURE;
 	}
-	log_msg(LOG_INFO, "Enabled %s: it reports the end of boot when startup finishes", UNIT);
+	log_msg(LOG_DEBUG, "The kernel waits for a report: added %s to the boot targets%s%s",
+		TARGET, extra ? " and " : "", extra ? c.unit : "");
 	return EXIT_SUCCESS;
 }

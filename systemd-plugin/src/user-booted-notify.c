@@ -2,20 +2,24 @@
 /*
  * user-booted-notify - wait until systemd's startup has finished, then end
  * userspace boot in the kernel (kernel.user_booted = 1), see
- * user-booted-notify(8).  Started by user-booted.service, which
- * user-booted-generator(8) writes.
+ * user-booted-notify(8).  Run by user-booted.service.
  *
- * It talks to PID 1 over its private bus, so it needs no D-Bus daemon, and it
- * is bounded: it leaves without writing once the kernel has ended boot by
- * itself (the user_booted_timeout fallback) or after --timeout seconds.
+ * It tells systemd it is ready once it listens, so startup cannot finish
+ * unseen.  One poll() loop waits for two events: systemd's StartupFinished, on PID 1's
+ * private bus (no D-Bus daemon needed), and the kernel ending boot by itself
+ * (POLLPRI on the sysctl, its user_booted_timeout fallback).  There is no
+ * timeout of its own: the kernel's is the only bound.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,36 +31,35 @@
 #define PRIVATE_BUS	"unix:path=/run/systemd/private"
 #define MANAGER_PATH	"/org/freedesktop/systemd1"
 #define MANAGER_IFACE	"org.freedesktop.systemd1.Manager"
-#define USEC_PER_SEC	UINT64_C(1000000)
-/* How often to look whether the kernel has ended boot without us. */
-#define RECHECK_USEC	(5 * USEC_PER_SEC)
-#define DEFAULT_TIMEOUT_SEC 600
+/* While PID 1 re-executes, how often to try to reconnect. */
+#define RECONNECT_MSEC	100
 
-static uint64_t now_usec(void)
+static int max_level = LOG_INFO;
+
+/* sd-daemon(3) level prefixes: the journal files the lines by level. */
+static void log_msg(int level, const char *fmt, ...)
 {
-	struct timespec ts;
+	va_list ap;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * USEC_PER_SEC + (uint64_t)ts.tv_nsec / 1000;
+	if (level > max_level)
+		return;
+	fprintf(stderr, "<%d>", level);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
-/* Returns USER_BOOTED_NO/YES or -errno. */
-static int read_user_booted(void)
+/* Returns USER_BOOTED_NO/YES or -errno; fd stays open for poll(). */
+static int read_user_booted(int fd)
 {
 	char buf[32], *end;
 	ssize_t n;
 	long v;
-	int fd;
 
-	fd = open(USER_BOOTED_SYSCTL_PATH, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return n;
 	buf[n] = '\0';
 	errno = 0;
 	v = strtol(buf, &end, 10);
@@ -84,6 +87,20 @@ static int write_user_booted(void)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/*
+ * READY=1 to systemd (user-booted.service is Type=notify), once, on every
+ * path: a notify service that exits without it fails, and a failure must
+ * not make the system degraded.
+ */
+static void ready(void)
+{
+	static bool sent;
+
+	if (!sent)
+		(void)sd_notify(0, "READY=1");
+	sent = true;
+}
+
 /* How we learnt that startup finished, for the log; NULL while it has not. */
 static const char *finished_by;
 
@@ -100,7 +117,7 @@ static int on_startup_finished(sd_bus_message *m, void *userdata, sd_bus_error *
  * Connects to PID 1 and sets finished_by if startup has already finished.
  * The match goes in before the timestamp is read: a StartupFinished sent
  * after the read reaches the match, one sent before shows in the timestamp.
- * PID 1 sends its signals to every private-bus peer, no Subscribe() needed.
+ * PID 1 sends its signals to every private-bus client, no Subscribe() needed.
  */
 static int connect_manager(sd_bus **ret)
 {
@@ -124,7 +141,7 @@ static int connect_manager(sd_bus **ret)
 						&error, 't', &ts);
 	if (r < 0) {
 		if (sd_bus_error_is_set(&error))
-			fprintf(stderr, SD_DEBUG "FinishTimestampMonotonic: %s\n", error.message);
+			log_msg(LOG_DEBUG, "FinishTimestampMonotonic: %s", error.message);
 		sd_bus_error_free(&error);
 		sd_bus_flush_close_unref(bus);
 		return r;
@@ -135,88 +152,101 @@ static int connect_manager(sd_bus **ret)
 	return 0;
 }
 
+/* poll() timeout in ms for the bus's absolute CLOCK_MONOTONIC deadline. */
+static int bus_timeout_ms(sd_bus *bus)
+{
+	struct timespec ts;
+	uint64_t until, now;
+
+	if (sd_bus_get_timeout(bus, &until) < 0 || until == UINT64_MAX)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	if (until <= now)
+		return 0;
+	return (until - now + 999) / 1000 > 60000 ? 60000 : (int)((until - now + 999) / 1000);
+}
+
 /*
- * Returns 1 once startup has finished, 0 if there is nothing left to wait
- * for (boot already ended, or timed out), -errno if PID 1 cannot be reached.
+ * Returns 1 once startup has finished, 0 once the kernel ended boot without
+ * us, -errno if PID 1 cannot be reached at all.  sysctl_fd was opened before
+ * its value was last read, so any change since shows as POLLPRI.
  */
-static int wait_for_startup(uint64_t deadline)
+static int wait_for_startup(int sysctl_fd)
 {
 	sd_bus *bus = NULL;
 	int r;
 
 	r = connect_manager(&bus);
+	/*
+	 * Listening now (or never will): systemd's startup cannot finish
+	 * before this, so StartupFinished reaches us however long the
+	 * helper took to start (Type=notify).
+	 */
+	ready();
 	if (r < 0) {
-		fprintf(stderr, SD_ERR "Cannot talk to systemd on %s: %s\n", PRIVATE_BUS, strerror(-r));
+		log_msg(LOG_ERR, "Cannot talk to systemd on %s: %s", PRIVATE_BUS, strerror(-r));
 		return r;
 	}
 
 	while (!finished_by) {
-		uint64_t now = now_usec();
+		struct pollfd p[2] = { { .fd = sysctl_fd, .events = POLLPRI } };
+		int n = 1, timeout = RECONNECT_MSEC;
 
-		if (read_user_booted() == USER_BOOTED_YES) {
-			fprintf(stderr, SD_NOTICE "Boot was ended without us (kernel timeout?), nothing to do\n");
-			r = 0;
-			break;
-		}
-		if (now >= deadline) {
-			fprintf(stderr, SD_WARNING "systemd startup has not finished in time, giving up; "
-				"the kernel's user_booted_timeout will end boot\n");
-			r = 0;
-			break;
-		}
-
-		if (!bus) {
-			/* PID 1 re-executed: it is back in a moment. */
-			usleep(100 * 1000);
-			(void)connect_manager(&bus);
+		if (bus) {
+			r = sd_bus_process(bus, NULL);
+			if (r > 0)
+				continue;
+			if (r == 0 && finished_by)
+				break;
+			if (r == 0) {
+				r = sd_bus_get_events(bus);
+				p[1] = (struct pollfd){ .fd = sd_bus_get_fd(bus), .events = r };
+				n = 2;
+				timeout = bus_timeout_ms(bus);
+			}
+			if (r < 0) {
+				/* PID 1 re-executing: it is back in a moment. */
+				log_msg(LOG_INFO, "Lost connection to systemd (%s), reconnecting", strerror(-r));
+				bus = sd_bus_flush_close_unref(bus);
+			}
+		} else if (connect_manager(&bus) >= 0) {
 			continue;
 		}
-		r = sd_bus_process(bus, NULL);
-		if (r > 0)
-			continue;
-		if (r == 0)
-			r = sd_bus_wait(bus, deadline - now < RECHECK_USEC ? deadline - now : RECHECK_USEC);
-		if (r < 0) {
-			fprintf(stderr, SD_INFO "Lost connection to systemd (%s), reconnecting\n", strerror(-r));
-			bus = sd_bus_flush_close_unref(bus);
+
+		if (poll(p, n, timeout) < 0 && errno != EINTR) {
+			r = -errno;
+			log_msg(LOG_ERR, "poll() failed: %s", strerror(-r));
+			break;
+		}
+		if (p[0].revents && read_user_booted(sysctl_fd) == USER_BOOTED_YES) {
+			r = 0;
+			break;
 		}
 	}
-	if (finished_by)
-		r = 1;
 	sd_bus_flush_close_unref(bus);
-	return r;
+	return finished_by ? 1 : r;
 }
 
 static void help(void)
 {
-	printf("Usage: user-booted-notify [--timeout=SEC]\n\n"
-	       "Wait until systemd's startup has finished, then write %s to %s.\n\n"
-	       "  -t --timeout=SEC  give up after SEC seconds (default %d)\n"
-	       "  -h --help         show this help\n",
-	       "1", USER_BOOTED_SYSCTL_PATH, DEFAULT_TIMEOUT_SEC);
+	printf("Usage: user-booted-notify\n\n"
+	       "Wait until systemd's startup has finished, then write 1 to %s.\n"
+	       "Run by user-booted.service; see user-booted-notify(8).\n\n"
+	       "  -h --help  show this help\n", USER_BOOTED_SYSCTL_PATH);
 }
 
 int main(int argc, char *argv[])
 {
 	static const struct option options[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help",    no_argument,       NULL, 'h' },
+		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	unsigned long timeout = DEFAULT_TIMEOUT_SEC;
-	char *end;
-	int c, r;
+	const char *e;
+	int c, fd, r;
 
-	while ((c = getopt_long(argc, argv, "t:h", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
 		switch (c) {
-		case 't':
-			errno = 0;
-			timeout = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || timeout > 86400 * 365) {
-				fprintf(stderr, SD_ERR "Invalid --timeout: %s\n", optarg);
-				return EXIT_FAILURE;
-			}
-			break;
 		case 'h':
 			help();
 			return EXIT_SUCCESS;
@@ -225,37 +255,48 @@ int main(int argc, char *argv[])
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, SD_ERR "Unexpected argument: %s\n", argv[optind]);
+		fprintf(stderr, "Unexpected argument: %s\n", argv[optind]);
 		return EXIT_FAILURE;
 	}
+	e = getenv("SYSTEMD_LOG_LEVEL");
+	if (e && strlen(e) == 1 && e[0] >= '0' && e[0] <= '7')
+		max_level = e[0] - '0';
+	else if (e && strcmp(e, "debug") == 0)
+		max_level = LOG_DEBUG;
 
-	r = read_user_booted();
+	/* Opened before the first read: a change after that read wakes poll(). */
+	fd = open(USER_BOOTED_SYSCTL_PATH, O_RDONLY | O_CLOEXEC);
+	r = fd < 0 ? -errno : read_user_booted(fd);
 	if (r < 0) {
-		fprintf(stderr, SD_ERR "Cannot read %s: %s\n", USER_BOOTED_SYSCTL_PATH, strerror(-r));
+		ready();
+		log_msg(LOG_ERR, "Cannot read %s: %s", USER_BOOTED_SYSCTL_PATH, strerror(-r));
 		return EXIT_FAILURE;
 	}
 	if (r == USER_BOOTED_YES) {
-		fprintf(stderr, SD_INFO "Userspace boot has already ended, nothing to do\n");
+		ready();
+		log_msg(LOG_DEBUG, "Userspace boot has already ended, nothing to do");
 		return EXIT_SUCCESS;
 	}
 
-	r = wait_for_startup(now_usec() + timeout * USEC_PER_SEC);
+	r = wait_for_startup(fd);
 	if (r < 0)
 		return EXIT_FAILURE;
-	if (r == 0)
+	if (r == 0) {
+		log_msg(LOG_NOTICE, "Userspace boot was ended without us (the kernel's timeout?), nothing to do");
 		return EXIT_SUCCESS;
+	}
 
 	r = write_user_booted();
-	if (r < 0 && read_user_booted() == USER_BOOTED_YES) {
-		/* The kernel timeout won the race: same outcome. */
-		fprintf(stderr, SD_NOTICE "Boot was ended without us (kernel timeout?), nothing to do\n");
+	if (r < 0 && read_user_booted(fd) == USER_BOOTED_YES) {
+		/* The kernel's timeout won the race: same outcome. */
+		log_msg(LOG_NOTICE, "Userspace boot was ended without us (the kernel's timeout?), nothing to do");
 		return EXIT_SUCCESS;
 	}
 	if (r < 0) {
-		fprintf(stderr, SD_ERR "Failed to write %s: %s\n", USER_BOOTED_SYSCTL_PATH, strerror(-r));
+		log_msg(LOG_ERR, "Failed to write %s: %s", USER_BOOTED_SYSCTL_PATH, strerror(-r));
 		return EXIT_FAILURE;
 	}
-	fprintf(stderr, SD_INFO "systemd startup finished (learnt from %s): reported the end of userspace boot to the kernel\n",
+	log_msg(LOG_INFO, "systemd startup finished (learnt from %s): reported the end of userspace boot to the kernel",
 		finished_by);
 	return EXIT_SUCCESS;
 }
