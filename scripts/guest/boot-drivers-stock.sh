@@ -22,7 +22,9 @@ check "its consumer was bound without it" outcome_is "without supplier"
 check "the supplier's sync_state() still waits (the timeout came before it)" not supplier_synced
 wait_until 40 regulator_off
 d=$(minus "$(regulator_off_time)" "$(launch_time)")
+# Late init comes shortly before init launch; on a loaded TCG host the
+# 30 s timer's work has been seen to run up to 1.5 s late.
 check "the unused regulator was switched off 30 s after late init ($d s after init launch)" \
-	in_range "$d" 28 31.5
+	in_range "$d" 28 33
 show_timeline
 tap_done
