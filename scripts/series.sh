@@ -42,6 +42,7 @@ open(path, 'w').write(s)
 PY
 # One sed for the identity: & and | in a name must not act as sed syntax.
 esc=$(printf '%s <%s>' "$name" "$email" | sed 's/[&|\\]/\\&/g')
-sed -i "s|$placeholder|$esc|g" "$out"/*.patch
-! grep -l "$placeholder" "$out"/*.patch || die "placeholder identity left in the series"
+name_esc=$(printf '%s' "$name" | sed 's/[&|\\]/\\&/g')
+sed -i -e "s|$placeholder|$esc|g" -e "s|^Your Name (\([0-9]*\)):\$|$name_esc (\1):|" "$out"/*.patch
+! grep -l "Your Name\|you@example.org" "$out"/*.patch || die "placeholder identity left in the series"
 ls "$out"
