@@ -30,6 +30,8 @@
 
 #include <linux/user_booted.h>
 
+#include "write-close.h"
+
 #ifndef USER_BOOTED_UNIT_DIR
 #error "USER_BOOTED_UNIT_DIR must be set by the build"
 #endif
@@ -331,7 +333,6 @@ static int want_target(const char *dir, const char *unit)
 static int order_after(const char *dir, const char *unit)
 {
 	char d[PATH_MAX], path[PATH_MAX];
-	ssize_t n;
 	int fd, len;
 	char text[512];
 
@@ -347,14 +348,7 @@ static int order_after(const char *dir, const char *unit)
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, text, len);
-	if (n < 0)
-		n = -errno;
-	if (close(fd) < 0 && n >= 0)
-		n = -errno;
-	if (n < 0)
-		return n;
-	return n == len ? 0 : -EIO;
+	return write_close(fd, text, len);
 }
 
 /* Why this boot needs no report, or NULL if it does. */

@@ -28,6 +28,8 @@
 
 #include <linux/user_booted.h>
 
+#include "write-close.h"
+
 #define PRIVATE_BUS	"unix:path=/run/systemd/private"
 #define MANAGER_PATH	"/org/freedesktop/systemd1"
 #define MANAGER_IFACE	"org.freedesktop.systemd1.Manager"
@@ -70,21 +72,11 @@ static int read_user_booted(int fd)
 
 static int write_user_booted(void)
 {
-	size_t len = strlen(USER_BOOTED_WRITE);
-	ssize_t n;
-	int fd;
+	int fd = open(USER_BOOTED_SYSCTL_PATH, O_WRONLY | O_CLOEXEC);
 
-	fd = open(USER_BOOTED_SYSCTL_PATH, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, USER_BOOTED_WRITE, len);
-	if (n < 0)
-		n = -errno;
-	if (close(fd) < 0 && n >= 0)
-		n = -errno;
-	if (n < 0)
-		return n;
-	return (size_t)n == len ? 0 : -EIO;
+	return write_close(fd, USER_BOOTED_WRITE, strlen(USER_BOOTED_WRITE));
 }
 
 /*
