@@ -2,20 +2,23 @@
 # Boot a kernel under QEMU and turn what the guest says into an exit status.
 #
 #   qemu-run.sh [-k KERNEL] [-i INITRD] [-d DISK] [-a APPEND] [-s SMP]
-#               [-t TIMEOUT] [-l LOG]
+#               [-t TIMEOUT] [-l LOG] [-x QEMU_ARGS]
 #
 # The guest ends its console output with "UB-VERDICT: pass" or
 # "UB-VERDICT: fail".  Exit status: 0 pass, 1 fail, 2 the guest panicked,
 # hung, printed a kernel warning or gave no verdict.  KVM is used when a probe
 # shows it works, TCG otherwise.  SMP defaults to 2.
+# QEMU_ARGS: more QEMU options, split at spaces (make bench's deterministic
+# mode: "-icount shift=0,sleep=off").
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel=$BUILD/bzImage initrd= disk= append= smp=${SMP:-2} timeout=300 log=
-while getopts k:i:d:a:s:t:l: opt; do
+kernel=$BUILD/bzImage initrd= disk= append= smp=${SMP:-2} timeout=300 log= extra=
+while getopts k:i:d:a:s:t:l:x: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; i) initrd=$OPTARG ;; d) disk=$OPTARG ;;
 	a) append=$OPTARG ;; s) smp=$OPTARG ;; t) timeout=$OPTARG ;; l) log=$OPTARG ;;
+	x) extra=$OPTARG ;;
 	*) die "usage: see the top of $0" ;;
 	esac
 done
@@ -35,12 +38,17 @@ accel() {
 	cat "$cache"
 }
 
-args=(-accel "$(accel)" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
+acc=$(accel)
+# -icount is TCG's: a run that asks for it gets TCG.
+[[ " $extra " == *" -icount "* ]] && acc=tcg
+args=(-accel "$acc" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
       -serial stdio -kernel "$kernel"
       -append "console=ttyS0 panic=-1 oops=panic ub.smp=$smp $append")
-[ "$(accel)" = kvm ] && args+=(-cpu host)
+[ "$acc" = kvm ] && args+=(-cpu host)
 [ -n "$initrd" ] && args+=(-initrd "$initrd")
 [ -n "$disk" ] && args+=(-drive "file=$disk,format=raw,if=virtio,cache=unsafe")
+# shellcheck disable=SC2206 # split on purpose
+[ -n "$extra" ] && args+=($extra)
 
 start=$(date +%s.%N)
 set +e
@@ -56,7 +64,7 @@ elif [ $qemu_rc -eq 124 ] || [ $qemu_rc -eq 137 ]; then
 elif grep -qE '^\[[ 0-9.]+\] (WARNING:|BUG:|UBSAN:|possible recursive locking|.*circular locking|.*inconsistent lock state)' "$log"; then
 	verdict="kernel warning"
 elif grep -q '^UB-VERDICT: pass' "$log"; then
-	printf 'qemu: pass (%.1fs, %s, %s vCPUs) %s\n' "$secs" "$(accel)" "$smp" "$log" >&2
+	printf 'qemu: pass (%.1fs, %s, %s vCPUs) %s\n' "$secs" "$acc" "$smp" "$log" >&2
 	exit 0
 elif grep -q '^UB-VERDICT: fail' "$log"; then
 	printf 'qemu: FAIL (%.1fs) %s\n' "$secs" "$log" >&2
