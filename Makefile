@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run test series bisect-check lint bench clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run test series bisect-check lint bench systemd-native clean distclean
 all: kernel
 
 setup:
@@ -64,6 +64,12 @@ bench: setup
 	@[ -f $(B)/bzImage ] || $(MAKE) --no-print-directory kernel
 	@$(MAKE) --no-print-directory guest-bin
 	@bench/run.sh
+
+# PID 1 reports the end of boot itself (systemd-plugin/native/): build
+# Debian's systemd with the patch (SYSTEMD_SUITE=sid, or trixie), boot it.
+# Not part of make test (about 25 min on a fresh machine; README).
+systemd-native: kernel
+	@scripts/systemd-native.sh
 
 clean:
 	rm -rf $(B)/obj-* $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series

@@ -1,12 +1,16 @@
 #!/bin/bash
 # rootfs.sh SUITE: build the ext4 root images for the systemd end-to-end boots
-# on Debian SUITE (bookworm: systemd 252; sid: systemd 262), with the systemd
+# on Debian SUITE (bookworm: systemd 252; trixie: 257; sid: 262), with the systemd
 # plugin installed as a distribution package would, and the e2e units.
 # Prints the directory holding the three images:
 #   enabled.ext4   user-booted.service enabled (systemctl enable, as Debian's
 #                  postinst does through deb-systemd-helper)
 #   disabled.ext4  the same, then systemctl disable
 #   masked.ext4    the same as enabled, then systemctl mask
+# With NATIVE_CORE=FILE (scripts/systemd-native.sh: a libsystemd-core built
+# with systemd-plugin/native's patch) also:
+#   native.ext4         no plugin; PID 1's code replaced by FILE
+#   native-plugin.ext4  enabled.ext4 with PID 1's code replaced by FILE
 #
 # Two debootstrapped trees per suite, cached under build/rootfs/ by a hash of
 # their recipe (rebuilt when it changes):
@@ -26,8 +30,8 @@ suite=${1:-bookworm}
 case $suite in
 # systemd.pc: in systemd on bookworm, in systemd-dev from 253 on.
 bookworm) devpkgs=libsystemd-dev,systemd ;;
-sid) devpkgs=libsystemd-dev,systemd-dev ;;
-*) die "suite $suite: bookworm or sid" ;;
+trixie | sid) devpkgs=libsystemd-dev,systemd-dev ;;
+*) die "suite $suite: bookworm, trixie or sid" ;;
 esac
 # The mirror is a frozen snapshot: sid's Release file is past its
 # Valid-Until date.  Only the date check is off: signatures are checked
@@ -83,11 +87,15 @@ trap 'rm -rf "$stage"' EXIT
 tar -C "$stage" -xpf "$base"
 # Onto the merged /usr: /lib (bookworm's unit dir) is a symlink to usr/lib.
 tar -C "$benv/stage" -c . | tar -C "$stage" -x --keep-directory-symlink
-install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$stage/etc/systemd/system/"
-install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$stage/usr/local/libexec/user-booted-e2e"
-echo e2e >"$stage/etc/hostname"
-# A fixed identity: not a first boot, the same journal every run.
-echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
+# probe: the e2e probe's units into the stage, and a fixed identity: not a
+# first boot, the same journal every run.
+probe() {
+	install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$stage/etc/systemd/system/"
+	install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$stage/usr/local/libexec/user-booted-e2e"
+	echo e2e >"$stage/etc/hostname"
+	echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
+}
+probe
 
 image() { # NAME: the stage as it is now, as NAME.ext4
 	rm -f "$out/$1.ext4"
@@ -101,4 +109,17 @@ image disabled
 sysctl_ enable user-booted.service
 sysctl_ mask user-booted.service
 image masked
+if [ -n "${NATIVE_CORE:-}" ]; then
+	# PID 1's code lives in its private library; the file name says the version.
+	lib=$(cd "$stage" && ls usr/lib/*/systemd/"${NATIVE_CORE##*/}") ||
+		die "${NATIVE_CORE##*/} does not match the $suite image's systemd"
+	sysctl_ unmask user-booted.service
+	install -m 0644 "$NATIVE_CORE" "$stage/$lib"
+	image native-plugin
+	rm -rf "$stage" && mkdir "$stage"
+	tar -C "$stage" -xpf "$base"
+	probe
+	install -m 0644 "$NATIVE_CORE" "$stage/$lib"
+	image native
+fi
 echo "$out"

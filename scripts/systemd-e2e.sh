@@ -27,6 +27,15 @@
 #                sysctl reads 1), the generator writes nothing and says nothing.
 # The timeout boots use sysctl.kernel.user_booted_timeout=5.
 #
+# E2E_NATIVE=1 (scripts/systemd-native.sh, NATIVE_CORE set): instead, PID 1
+# with systemd-plugin/native's patch reports the end of boot itself:
+#   native-default, native-multi-user, native-rescue   the image without the
+#                plugin: the kernel's "userspace boot ended (reported)" names
+#                systemd[1], 0-100 ms after systemd's FinishTimestamp.
+#   native-unreported  no user_booted_reported: PID 1 writes nothing.
+#   native-plugin  the plugin installed too: PID 1 reports, the helper
+#                leaves without error.
+#
 # E2E_SUITES="bookworm sid" (default) picks the suites.  Prints "ok N - ..." /
 # "not ok N - ..." and "N passed, N failed"; exits non-zero on any failure.
 # Logs: build/systemd-e2e/SUITE-BOOT.log.
@@ -113,6 +122,50 @@ reported() {
 	check "$b: user-booted.service exited cleanly" "" \
 		test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
 }
+# by_pid1 B: PID 1 ended boot itself, within 100 ms after startup finished.
+by_pid1() {
+	local b=$1 ts reason comm pid lo hi
+	read -r ts reason comm pid <<<"$(ended "$b")" || true
+	check "$b: PID 1 ended boot (reason reported)" "kernel: reason=${reason:-none} by ${comm:-?}[${pid:-?}]" \
+		test "${reason:-}" = reported -a "${pid:-}" = 1
+	read -r lo hi <<<"$(lag "$b" "${ts:-}")" || true
+	echo "$b ${lo:-?} ${hi:-?}" >>"$out/lags"
+	check "$b: boot ended 0-100 ms after systemd's startup finished" \
+		"lag ${lo:-?} to ${hi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)" \
+		eval 'between "${hi:-}" 0 0.1'
+}
+# native_suite SUITE IMAGES: E2E_NATIVE's boots.
+native_suite() {
+	local b t
+	for t in default multi-user rescue; do
+		b=$1-native-$t
+		case $t in
+		default) args="systemd.wants=user-booted-e2e-late.service" ;;
+		*) args="systemd.unit=$t.target" ;;
+		esac
+		boot "$b" "$2/native.ext4" "user_booted_reported $args" || continue
+		by_pid1 "$b"
+		check "$b: no plugin in the image" "helper $(kv "$b" helper.LoadState)" \
+			test "$(kv "$b" helper.LoadState)" = not-found
+		[ "$t" = rescue ] || no_failed_units "$b"
+	done
+	b=$1-native-unreported
+	if boot "$b" "$2/native.ext4" ""; then
+		read -r ts reason comm pid <<<"$(ended "$b")" || true
+		check "$b: the kernel did not wait, PID 1 wrote nothing" \
+			"sysctl $(kv "$b" sysctl), reason=${reason:-none} by ${comm:-?}" \
+			eval 'test "$(kv "$b" sysctl)" = 1 && case ${reason:-} in ""|unreported) ;; *) false ;; esac'
+		no_failed_units "$b"
+	fi
+	b=$1-native-plugin
+	if boot "$b" "$2/native-plugin.ext4" "user_booted_reported"; then
+		by_pid1 "$b"
+		check "$b: the plugin's helper left without error" \
+			"helper $(kv "$b" helper.Result) status $(kv "$b" helper.ExecMainStatus)" \
+			test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
+		no_failed_units "$b"
+	fi
+}
 # timed_out B WHY: the kernel's fallback ended boot, the helper never ran.
 timed_out() {
 	local b=$1 ts reason comm pid
@@ -141,6 +194,11 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 	fi
 	build_s=$SECONDS
 	SECONDS=0
+	if [ "${E2E_NATIVE:-0}" = 1 ]; then
+		native_suite "$suite" "$images"
+		echo "# $suite native: images ${build_s}s, boots ${SECONDS}s wall clock"
+		continue
+	fi
 	b=$suite-default
 	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.wants=user-booted-e2e-late.service"; then
 		echo "# $b: $(kv "$b" analyze | head -n 1)"
