@@ -372,7 +372,7 @@ def judge(t, tables, alpha):
     vy = values(rows, t["y"], t["metric"]) if "y" in t else None
     if len(vx) == 0 or (vy is not None and len(vy) == 0):
         return "NOT MEASURED", "no data"
-    test, b = t["test"], t["bound"]
+    test, b = t["test"], t.get("bound")
     if test == "ratio_below":
         est, lo, hi = hl_ci(vx, vy, log=True)
         _, ylo, _, _ = median_ci(vy)
@@ -408,6 +408,25 @@ def judge(t, tables, alpha):
         ok = 1 - b <= lo and hi <= 1 + b
         detail = "ratio %s/%s = %s (95%% CI %s .. %s, bound 1 +- %s); Mann-Whitney p = %s" % (
             t["x"], t["y"], fmt(est), fmt(lo), fmt(hi), b, fmt_p(mwu(vx, vy)))
+    elif test == "classify":  # lower is better: which arm wins, if either
+        use_log = np.all(vx > 0) and np.all(vy > 0)
+        est, lo, hi = hl_ci(vx, vy, log=use_log)
+        one, p = (1.0 if use_log else 0.0), mwu(vx, vy)
+        verdict = ("BEATS" if hi < one and p < alpha else "LOSES" if lo > one and p < alpha else "MATCHES")
+        detail = "%s %s%s%s = %s (95%% CI %s .. %s); medians %s vs %s; Mann-Whitney p = %s" % (
+            "ratio" if use_log else "difference", t["x"], "/" if use_log else "-", t["y"], fmt(est), fmt(lo),
+            fmt(hi), fmt(np.median(vx)), fmt(np.median(vy)), fmt_p(p))
+        if "expect" in t:
+            detail += "; expected before the data: %s" % t["expect"]
+        if "n/a" in detail.split("Mann-Whitney")[0]:
+            return "INCONCLUSIVE (too few boots)", detail
+        return verdict, detail
+    elif test == "rel_ci_below":  # how tightly the median is known, relative to it
+        med, lo, hi, cover = median_ci(vx)
+        rel = (hi - lo) / med if med else float("nan")
+        ok = rel < b
+        detail = "median %s (95%% CI %s .. %s, n=%d): CI width / median = %s, bound < %s" % (
+            fmt(med), fmt(lo), fmt(hi), len(vx), fmt(rel), b)
     elif test == "median_below":
         med, lo, hi, cover = median_ci(vx)
         ok = hi < b

@@ -25,13 +25,14 @@ import analyze as A
 
 SD = {"stock": "stock", "rcu": "RCU subscriber only", "rcu_cgroup": "RCU + cgroup subscribers"}
 FORK = {"stock": "stock", "reported": "user_booted_reported", "favordynmods": "stock + cgroup_favordynmods=1"}
-GP_RE = re.compile(r"E2E\| gp=(\d+) ([0-9.]+) (\w+)_(in|out):")
+GP_RE = re.compile(r"E2E\| gp=(\d+) ([0-9.]+) (\w+)_(in|out):(.*)$")
 FORK_RE = re.compile(r"^BENCH (before|after) fork (.*)$")
 
 
 def gp_waits(lines):
     """Pair each task's entries and returns into its outermost waits:
-    [(pid, start_s, ms, function)], and how many events did not pair."""
+    [(pid, start_s, ms, function, rest of the entry's line)], and how many
+    events did not pair."""
     stacks, waits, unpaired = {}, [], 0
     for line in lines:
         m = GP_RE.search(line)
@@ -40,17 +41,17 @@ def gp_waits(lines):
         pid, ts, fn, edge = int(m[1]), float(m[2]), m[3], m[4]
         st = stacks.setdefault(pid, [])
         if edge == "in":
-            st.append((fn, ts))
+            st.append((fn, ts, m[5]))
             continue
-        if not any(f == fn for f, _ in st):
+        if not any(e[0] == fn for e in st):
             unpaired += 1
             continue
         while st[-1][0] != fn:  # a return lost on the console
             st.pop()
             unpaired += 1
-        f, t0 = st.pop()
+        f, t0, rest = st.pop()
         if not st:
-            waits.append((pid, t0, (ts - t0) * 1e3, f))
+            waits.append((pid, t0, (ts - t0) * 1e3, f, rest))
     return waits, unpaired + sum(len(s) for s in stacks.values())
 
 

@@ -20,9 +20,27 @@
 #                 full kernel, RCU and cgroup subscribers
 #   fork:stock|reported|favordynmods   workload 5's fork+exit microbenchmark
 #                 (scripts/guest/bench-fork.sh), before and after the report
+#   s262:ARM, s252:ARM   workload 6 (issue 18), the series against what
+#                 users can do today, on the systemd image of Debian sid (262)
+#                 or bookworm (252), every grace-period wait of every task
+#                 traced with its kernel stack: ARM stock (no parameter),
+#                 reported (user_booted_reported), knobs (rcu_expedited=1,
+#                 cgroup_favordynmods=true and bench/units/bench-knobs.service
+#                 writing 0 to /sys/kernel/rcu_expedited after boot),
+#                 expedited (rcu_expedited=1, Android's setting); 5 s of
+#                 load after boot count the expedited grace periods then
+#   i262:ARM, i252:ARM  the same under QEMU's -icount (deterministic: guest
+#                 time follows executed instructions, not the host's load),
+#                 the image's files as an initramfs, no after-boot window;
+#                 these run JOBS at a time, before the wall-clock kinds
+#   lazy:stock|reported  workload 6, sid, icount (RAM root), rcu_nocbs=all: how long
+#                 call_rcu() callbacks queued during userspace boot wait
+#   iboot:A|C     workload 1's arms A and C under -icount: does the
+#                 deterministic mode keep expedited and normal apart?
 # Then bench/analyze.py turns the console logs into CSVs, plots and
 # bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
-# same for workload 5 into bench/results-cgroup/.
+# same for workload 5 into bench/results-cgroup/, bench/analyze_stack.py for
+# workload 6 into bench/results-stack/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
 # workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
@@ -34,24 +52,27 @@
 # ROUNDS=20 MB=10 (synthetic boot: rounds, membarriers per round);
 # ISO=100 (membarriers in isolation first); NICE=-10 (QEMU's niceness: the
 # host is shared, and an expedited grace period needs both vCPU threads to
-# get a host CPU at once; every boot records the CPU use of everything else).
+# get a host CPU at once; every boot records the CPU use of everything else);
+# JOBS=1 (icount boots at once: they do not disturb each other's results).
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
 BOOTS=${BOOTS:-24}
 WORKLOADS=${WORKLOADS:-1 3 4}
 SEED=${SEED:-$(date +%s)}
+WORK=${BENCH_WORK:-$BUILD/bench}
 # Only a full run replaces the committed results; a quick one reports under build/.
 if [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = "1 3 4" ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 5 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 6 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-stack}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
 IDLE=${IDLE:-10} WIN=${WIN:-15} ROUNDS=${ROUNDS:-20} MB=${MB:-10} ISO=${ISO:-100}
 NICE=${NICE:--10} FORKS=${FORKS:-2000}
-WORK=${BENCH_WORK:-$BUILD/bench}
 PY=/usr/bin/python3 # Debian's, with the packages from bench/DEPS
 
 mapfile -t deps < <(grep -v '^#' "$TOP/bench/DEPS")
@@ -68,6 +89,15 @@ GPTRACE="trace_clock=mono trace_buf_size=4M trace_event=user_booted:* kprobe_eve
 		srcuexp:synchronize_srcu_expedited barrier:rcu_barrier; do
 		printf 'p:gpwait/%s_in,%s;r64:gpwait/%s_out,%s;' "${f%%:*}" "${f#*:}" "${f%%:*}" "${f#*:}"
 	done | sed 's/;$//')"
+# Workload 6: GPTRACE with each wait's kernel stack and the cgroup moves
+# (which unit a task was started for), a larger buffer; and the lazy probes.
+STACKTRACE="trace_clock=mono trace_buf_size=8M trace_options=stacktrace trace_event=user_booted:*,cgroup:cgroup_attach_task ${GPTRACE##* }"
+LAZYTRACE="trace_clock=mono trace_buf_size=16M trace_event=user_booted:*,rcu:rcu_invoke_callback kprobe_event=p:lazy/q,call_rcu,rhp=%di:x64 rcu_nocbs=all"
+SD6="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
+declare -A ARM=([stock]="" [reported]="user_booted_reported"
+	[knobs]="rcupdate.rcu_expedited=1 cgroup_favordynmods=true systemd.wants=bench-knobs.service"
+	[expedited]="rcupdate.rcu_expedited=1")
+ICOUNT="-icount shift=0,sleep=off"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
@@ -87,7 +117,21 @@ declare -A APPEND=(
 	[fork:reported]="ub.run=bench-fork bench.fork=$FORKS user_booted_reported"
 	[fork:favordynmods]="ub.run=bench-fork bench.fork=$FORKS cgroup_favordynmods=1"
 )
-declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240)
+# Under -icount the root file system is a RAM copy of the image (an
+# initramfs): an asynchronous disk read would let the idle guest's virtual
+# clock jump to its next timer, by an amount that depends on the host.
+RAM6="rdinit=/lib/systemd/systemd systemd.wants=user-booted-e2e.service"
+for a in stock reported knobs expedited; do
+	for f in s262 s252; do APPEND[$f:$a]="$SD6 $STACKTRACE bench.after=5 ${ARM[$a]}"; done
+	for f in i262 i252; do APPEND[$f:$a]="$RAM6 $STACKTRACE ${ARM[$a]}"; done
+done
+# The deterministic mode's check: workload 1's stock and expedited arms.
+APPEND[iboot:A]=${APPEND[boot:A]}
+APPEND[iboot:C]=${APPEND[boot:C]}
+APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
+APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
+declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
+	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600)
 
 kinds=()
 for w in $WORKLOADS; do
@@ -96,7 +140,12 @@ for w in $WORKLOADS; do
 	3) kinds+=(notify:0 notify:1 notify:100 notify:100c) ;;
 	4) kinds+=(systemd:A systemd:B) ;;
 	5) kinds+=(cgroup:stock cgroup:rcu cgroup:rcu_cgroup fork:stock fork:reported fork:favordynmods) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5" ;;
+	6) for f in ${STACK_FAMILIES:-iboot i262 lazy s262 i252}; do
+		case $f in lazy) kinds+=(lazy:stock lazy:reported) ;;
+		iboot) kinds+=(iboot:A iboot:C) ;;
+		*) kinds+=("$f:stock" "$f:reported" "$f:knobs" "$f:expedited") ;; esac
+	   done ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -156,6 +205,27 @@ if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && 
 	fi
 fi
 
+# --- Workload 6: the systemd images of both suites, with the tools of the
+# after-boot window and the knobs arm's unit written in by debugfs.
+for suite in sid bookworm; do
+	case $suite in sid) fams="s262 i262 lazy" ;; *) fams="s252 i252" ;; esac
+	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
+	[ -f "$WORK/stack-$suite.ext4" ] && continue
+	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
+	cp --sparse=always "$img/enabled.ext4" "$WORK/stack-$suite.ext4.tmp"
+	debugfs -w -f - "$WORK/stack-$suite.ext4.tmp" >/dev/null <<-EOF || die "debugfs on the $suite image"
+		write $BUILD/guest-bin/bench_guest /usr/local/bin/bench_guest
+		sif /usr/local/bin/bench_guest mode 0100755
+		write $TOP/bench/units/bench-knobs.service /etc/systemd/system/bench-knobs.service
+		sif /etc/systemd/system/bench-knobs.service mode 0100644
+	EOF
+	mkdir -p "$WORK/mnt"
+	mount -o loop,ro "$WORK/stack-$suite.ext4.tmp" "$WORK/mnt"
+	(cd "$WORK/mnt" && find . -xdev | cpio -o -H newc --quiet) >"$WORK/stack-$suite.cpio" || rc=$?
+	umount "$WORK/mnt"
+	[ "${rc:-0}" = 0 ] || die "packing the $suite image as an initramfs"
+	mv "$WORK/stack-$suite.ext4.tmp" "$WORK/stack-$suite.ext4"
+done
 # --- The setup, printed in full in the report.
 if [ ! -f "$setup" ]; then
 	: >"$setup"
@@ -166,6 +236,7 @@ if [ ! -f "$setup" ]; then
 	note project_commit "$(git -C "$TOP" rev-parse HEAD); uncommitted then in kernel/ uapi/ configs/ bench/ scripts/guest/: $(git -C "$TOP" status --short -- kernel uapi configs bench scripts/guest | awk '{ printf "%s ", $2 }')"
 	prereg=bench/prereg.json
 	[ "$WORKLOADS" = 5 ] && prereg=bench/prereg-cgroup.json
+	[ "$WORKLOADS" = 6 ] && prereg=bench/prereg-stack.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
@@ -192,20 +263,29 @@ if [ ! -f "$setup" ]; then
 	note host_os "$(. /etc/os-release && echo "$PRETTY_NAME")"
 	note python "$($PY --version 2>&1); scipy $($PY -c 'import scipy; print(scipy.__version__)'); matplotlib $($PY -c 'import matplotlib; print(matplotlib.__version__)')"
 	[ -f "$WORK/systemd-not-run" ] && note workload4_not_run "$(cat "$WORK/systemd-not-run")"
+	for suite in sid bookworm; do
+		[ -f "$WORK/stack-$suite.ext4" ] || continue
+		note "systemd_image_$suite" "scripts/rootfs.sh $suite (Debian $suite minbase + systemd-sysv + udev + the systemd plugin, enabled) + bench_guest + bench/units/bench-knobs.service, sha1 $(sha1sum <"$WORK/stack-$suite.ext4" | cut -d' ' -f1); a fresh copy per boot"
+		note "systemd_version_$suite" "$(tar -xOf "$BUILD"/rootfs/base-"$suite"-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
+	done
+	note qemu_icount "$ICOUNT (kinds i262, i252, lazy, iboot; JOBS=${JOBS:-1} at a time)"
 	[ -f "$sd_image" ] && note systemd_image "scripts/rootfs.sh (Debian bookworm minbase + systemd-sysv + udev + the systemd plugin), sha1 $(sha1sum <"$sd_image" | cut -d' ' -f1); a fresh copy per boot"
 fi
 
 # --- The schedule: BOOTS rounds, each kind once per round, shuffled.
 sched=$WORK/schedule.txt
 if [ ! -f "$sched" ]; then
+	# Deterministic (icount) kinds first: they may run JOBS at a time.
 	$PY - "$SEED" "$BOOTS" "${kinds[@]}" >"$sched" <<-'EOF'
 		import random, sys
 		rng = random.Random(int(sys.argv[1]))
-		for r in range(1, int(sys.argv[2]) + 1):
-		    ks = sys.argv[3:]
-		    rng.shuffle(ks)
-		    for k in ks:
-		        print(r, k)
+		det = lambda k: k.split(":")[0] in ("i262", "i252", "lazy", "iboot")
+		for group in ([k for k in sys.argv[3:] if det(k)], [k for k in sys.argv[3:] if not det(k)]):
+		    for r in range(1, int(sys.argv[2]) + 1):
+		        ks = list(group)
+		        rng.shuffle(ks)
+		        for k in ks:
+		            print(r, k)
 	EOF
 fi
 [ -f "$runs" ] || echo "seq,round,kind,attempt,status,rc,wall_s,host_load1,host_other_cpus,start_utc,log" >"$runs"
@@ -216,15 +296,26 @@ host_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /pro
 # boot SEQ ROUND KIND ATTEMPT: one guest boot; appends a line to runs.csv.
 boot() {
 	local seq=$1 round=$2 kind=$3 attempt=$4 family=${3%%:*} rc=0 status t0 args=()
-	local image=$WORK/bzImage
+	local image=$WORK/bzImage disk=$WORK/disk-$seq.ext4 extra=
 	[ "$kind" = cgroup:rcu ] && image=$WORK/bzImage-rcu-only
 	local log=$WORK/logs/$seq-${kind/:/-}-$attempt.log
 	local load start
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	case $family in i262 | i252 | lazy | iboot) extra=$ICOUNT ;; esac
 	if [ "$family" = systemd ] || [ "$family" = cgroup ]; then
-		cp --sparse=always "$sd_image" "$WORK/systemd.ext4"
-		args=(-d "$WORK/systemd.ext4")
+		cp --sparse=always "$sd_image" "$disk"
+		args=(-d "$disk")
+	elif [[ $family == i262 || $family == lazy ]]; then
+		args=(-i "$WORK/stack-sid.cpio")
+	elif [[ $family == i252 ]]; then
+		args=(-i "$WORK/stack-bookworm.cpio")
+	elif [[ $family == s262 ]]; then
+		cp --sparse=always "$WORK/stack-sid.ext4" "$disk"
+		args=(-d "$disk")
+	elif [[ $family == s252 ]]; then
+		cp --sparse=always "$WORK/stack-bookworm.ext4" "$disk"
+		args=(-d "$disk")
 	else
 		args=(-i "$WORK/initramfs.cpio.gz")
 	fi
@@ -232,7 +323,8 @@ boot() {
 	busy0=$(host_busy)
 	TIMEFORMAT='%R %U %S'
 	{ time nice -n "$NICE" bash "$WORK/scripts/qemu-run.sh" -k "$image" "${args[@]}" \
-		-t "${TIMEOUT[$family]}" -l "$log" -a "${APPEND[$kind]}" 2>"$log.qemu" || rc=$?; } 2>"$log.time"
+		${extra:+-x "$extra"} -t "${TIMEOUT[$family]}" -l "$log" -a "${APPEND[$kind]}" 2>"$log.qemu" || rc=$?; } 2>"$log.time"
+	rm -f "$disk"
 	# CPUs used by everything but this boot, on average over the boot.
 	other=$(read -r real user sys <"$log.time"; awk -v b0="$busy0" -v b1="$(host_busy)" -v r="$real" \
 		-v q="$(echo "$user + $sys" | bc)" 'BEGIN { printf "%.2f", ((b1 - b0) / 100 - q) / r }')
@@ -247,14 +339,17 @@ boot() {
 		"$(echo "$(date +%s.%N) - $t0" | bc)" "$load" "$other" "$start" "${log#"$WORK"/}" >>"$runs"
 	printf '%-5s round %-3s %-13s %-8s %5.1fs  load %s, other CPU use %s\n' "$seq" "$round" "$kind" "$status" \
 		"$(echo "$(date +%s.%N) - $t0" | bc)" "$load" "$other" >&2
-	[ "$status" = ok ]
+	case $status in ok) return 0 ;; tcg-int3) return 3 ;; *) return 1 ;; esac
 }
 # run SEQ ROUND KIND: a boot, and once more after the known TCG fault.
 run() {
-	boot "$1" "$2" "$3" 1 && return 0
-	tail -n 1 "$runs" | grep -q ',tcg-int3,' && { boot "$1" "$2" "$3" 2 && return 0; }
-	return 1
+	local rc=0
+	boot "$1" "$2" "$3" 1 || rc=$?
+	[ $rc -eq 3 ] && { boot "$1" "$2" "$3" 2 && return 0; }
+	return $rc
 }
+# Deterministic kinds run JOBS at a time; anything else alone.
+deterministic() { case ${1%%:*} in i262 | i252 | lazy | iboot) true ;; *) false ;; esac; }
 
 SECONDS=0
 total=$(wc -l <"$sched")
@@ -263,8 +358,15 @@ seq=0
 while read -r round kind; do
 	seq=$((seq + 1))
 	grep -q "^$seq," "$runs" && continue # RESUME: done already
-	run "$seq" "$round" "$kind" || true
+	if deterministic "$kind"; then
+		while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-1}" ]; do wait -n || true; done
+		run "$seq" "$round" "$kind" </dev/null &
+	else
+		wait
+		run "$seq" "$round" "$kind" || true
+	fi
 done <"$sched"
+wait
 
 # Top up: a kind short of BOOTS good boots gets up to 3 extra tries.
 for kind in "${kinds[@]}"; do
@@ -282,6 +384,8 @@ note date_end "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 log "analysis"
 if [ "$WORKLOADS" = 5 ]; then
 	$PY "$TOP/bench/analyze_cgroup.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 6 ]; then
+	$PY "$TOP/bench/analyze_stack.py" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"

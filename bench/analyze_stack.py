@@ -1,0 +1,352 @@
+#!/usr/bin/python3
+"""Analysis of issue 18's study, "WORKLOADS=6 make bench" (bench/run.sh).
+
+  analyze_stack.py WORKDIR [WORKDIR...] OUTDIR
+      console logs -> OUTDIR/{i262,s262,i252,lazy,iboot,callers,runs}.csv,
+      setup.txt, report.md, *.png (several WORKDIRs: runs of make bench
+      made side by side, e.g. the -icount kinds and the wall-clock ones;
+      boot numbers get 100000 x the WORKDIR's index added)
+  analyze_stack.py --report OUTDIR
+      the report again from the committed CSVs
+
+Four arms on one kernel image (stock; user_booted_reported; the existing
+knobs: rcu_expedited=1 until a unit clears it after boot, plus
+cgroup_favordynmods; always expedited), real systemd boots of Debian sid and
+bookworm, every grace-period wait of every task traced with its kernel stack.
+The statistics are analyze.py's; the targets are in bench/prereg-stack.json.
+"""
+import collections
+import csv
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+import analyze as A
+import analyze_cgroup as C
+
+ARMS = {"stock": "stock", "reported": "reported (this series)",
+        "knobs": "existing knobs", "expedited": "always expedited"}
+FAMILIES = {"i262": "Debian sid, systemd 262, -icount", "s262": "Debian sid, systemd 262, wall clock",
+            "i252": "Debian bookworm, systemd 252, -icount"}
+LAZY = {"stock": "stock, rcu_nocbs=all", "reported": "reported, rcu_nocbs=all"}
+IBOOT = {"A": "stock (A)", "C": "rcu_expedited=1 (C)"}
+# Frames that only pass the wait on: the caller is the first frame past them.
+PASS_ON = re.compile(r"^(synchronize_(rcu|srcu)\w*|__synchronize_srcu|rcu_sync_enter|percpu_down_write|"
+                     r"rcu_barrier\w*|_?_?wait_rcu_gp|synchronize_rcu_expedited|kprobe\w*|\w*ftrace\w*|"
+                     r"__kretprobe\w*|kretprobe\w*|pre_handler_kretprobe|arch_rethook\w*|rethook\w*)$")
+CHAIN_RE = re.compile(r"([\w@:.\\-]+\.(?:service|socket|mount|swap|path|timer|scope|device))\s+@(\S+(?: \S+s)?)"
+                      r"\s+\+(\S+(?: \S+s)?)\s*$")
+UNIT_RE = re.compile(r"([\w@:.\\-]+\.(?:service|socket|mount|swap|scope))(?:/|$)")
+
+
+def timespan_s(text):
+    """systemd's "1min 2.345s", "123ms", "4.5s", "7us" -> seconds."""
+    total = 0.0
+    for num, unit in re.findall(r"([0-9.]+)(min|ms|us|s)", text):
+        total += float(num) * {"min": 60, "s": 1, "ms": 1e-3, "us": 1e-6}[unit]
+    return total
+
+
+def caller(info):
+    """The first frame of a wait's kernel stack that is not the wait itself."""
+    m = re.search(r"stack=(\S+)", info)
+    if not m:
+        return "?"
+    for frame in m[1].split(","):
+        name = frame.split("+")[0]
+        if not PASS_ON.match(name):
+            return name
+    return "?"
+
+
+def task_class(pid, comm):
+    if pid == 1:
+        return "PID 1"
+    if comm.startswith("(") and comm != "(udev-worker)":
+        return "spawned by PID 1, before exec"
+    if comm in ("(udev-worker)", "systemd-udevd"):
+        return "udev"
+    if comm.startswith(("kworker", "rcu", "ksoftirqd", "kthreadd")):
+        return "kernel threads"
+    return "other processes"
+
+
+def parse_stack_log(path):
+    lines = A.console_lines(path)
+    row = A.parse_systemd_log(path)
+    if "startup_s" not in row:
+        return row, []
+    u0 = row["UserspaceTimestampMonotonic"] / 1e6
+    t1 = row["FinishTimestampMonotonic"] / 1e6
+    moves, chain = collections.defaultdict(list), []
+    for line in lines:
+        body = line.split("E2E| ", 1)[1] if "E2E| " in line else ""
+        if body.startswith("cg="):
+            f = body[3:].split()
+            if len(f) == 3:
+                moves[int(f[0])].append((float(f[1]), f[2]))
+        elif body.startswith("chain="):
+            m = CHAIN_RE.search(body)
+            if m:
+                active = u0 + timespan_s(m[2])
+                chain.append((m[1], active - timespan_s(m[3]), active))
+        elif body.startswith("after.load"):
+            d = A.kv(body.replace("after.load", ""))
+            row.update(after_gp=d.get("after.gp"), after_exp=d.get("after.exp"),
+                       after_ipi=d.get("after.ipi"), after_window_ms=d.get("elapsed_ms"))
+        elif body.startswith("gp_lost="):
+            row["gp_lost"] = int(body.split("=", 1)[1])
+        elif body.startswith("lazy.queued="):
+            row.update({k.replace(".", "_"): v for k, v in A.kv(body).items()})
+        elif body.startswith("lazy_lost="):
+            row["lazy_lost"] = int(body.split("=", 1)[1])
+    lz = [float(l.split("lz=", 1)[1]) for l in lines if "E2E| lz=" in l]
+    if lz:
+        row.update(lz_n=len(lz), lz_med_ms=round(float(np.median(lz)), 3),
+                   lz_p90_ms=round(float(np.percentile(lz, 90)), 3), lz_max_ms=round(max(lz), 3))
+    waits, unpaired = C.gp_waits(lines)
+    inside = [w for w in waits if u0 <= w[1] <= t1]
+    crit_units = {u: (a, b) for u, a, b in chain}
+    crit_ms, out = 0.0, []
+    for pid, start, ms, fn, info in inside:
+        m = re.search(r"comm=(\S+)", info)
+        comm = m[1] if m else "?"
+        # The unit a task works for: where it moved next (a child moving
+        # itself into its unit's cgroup waits inside that very move).
+        later = [p for t, p in moves.get(pid, []) if t >= start]
+        earlier = [p for t, p in moves.get(pid, []) if t < start]
+        path = later[0] if later else earlier[-1] if earlier else ""
+        um = UNIT_RE.search(path)
+        unit = "init" if pid == 1 else um[1] if um else "-"
+        on_chain = pid == 1 or (unit in crit_units and crit_units[unit][0] <= start <= crit_units[unit][1])
+        if on_chain:
+            crit_ms += ms
+        out.append({"caller": caller(info), "task": task_class(pid, comm), "unit": unit,
+                    "fn": fn, "ms": ms, "critical": int(on_chain)})
+    row.update(gp_n=len(inside), gp_ms=round(sum(w[2] for w in inside), 3),
+               pid1_gp_ms=round(sum(w[2] for w in inside if w[0] == 1), 3),
+               crit_gp_ms=round(crit_ms, 3), chain_units=len(chain), gp_events_unpaired=unpaired)
+    return row, out
+
+
+def cmd_parse(works, out):
+    os.makedirs(out, exist_ok=True)
+    runs, setup = [], []
+    for i, work in enumerate(works):
+        for r in csv.DictReader(open(os.path.join(work, "runs.csv"))):
+            r["seq"] = str(int(r["seq"]) + 100000 * i)
+            r["log"] = os.path.join(work, r["log"])
+            runs.append(r)
+        tag = "" if len(works) == 1 else os.path.basename(os.path.normpath(work)) + "."
+        setup += [tag + l for l in open(os.path.join(work, "setup.txt"))]
+    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot")}
+    callers = []
+    for r in runs:
+        if r["status"] != "ok":
+            continue
+        family, arm = r["kind"].split(":")
+        if family not in tables:
+            continue
+        log = r["log"]
+        base = {"seq": int(r["seq"]), "round": r["round"], "arm": arm,
+                "host_other_cpus": r.get("host_other_cpus", ""), "wall_s": r["wall_s"]}
+        if family == "iboot":
+            row = A.parse_bench_log(log)
+            if "iso_med_ms" not in row:
+                r["status"] = "unparsed"
+                continue
+            row.pop("version", None)
+        else:
+            row, waits = parse_stack_log(log)
+            need = "lz_med_ms" if family == "lazy" else "after_exp"
+            if "startup_s" not in row or need not in row:
+                r["status"] = "unparsed"
+                continue
+            agg = collections.defaultdict(lambda: [0, 0.0, 0])
+            for w in waits:
+                a = agg[(w["caller"], w["task"])]
+                a[0] += 1
+                a[1] += w["ms"]
+                a[2] += w["critical"]
+            for (c, t), (n, ms, crit) in agg.items():
+                callers.append({"seq": base["seq"], "family": family, "arm": arm, "caller": c, "task": t,
+                                "n": n, "ms": round(ms, 3), "critical_n": crit})
+        tables[family].append({**base, **row})
+    for name, rows in tables.items():
+        if rows:
+            A.write_csv(os.path.join(out, name + ".csv"), rows, ["seq", "round", "arm"])
+    A.write_csv(os.path.join(out, "callers.csv"), callers,
+                ["seq", "family", "arm", "caller", "task", "n", "ms", "critical_n"])
+    for r in runs:
+        r["log"] = os.path.relpath(r["log"], os.path.dirname(A.HERE))
+    A.write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
+    open(os.path.join(out, "setup.txt"), "w").writelines(setup)
+
+
+def caller_table(callers, family, arms, tables, top=12):
+    """Median per boot of each caller's wait (ms), boots without it counting 0."""
+    boots = {a: [r["seq"] for r in tables.get(family, []) if r["arm"] == a] for a in arms}
+    per = collections.defaultdict(lambda: collections.defaultdict(float))
+    for c in callers:
+        if c["family"] == family:
+            per[(c["caller"], c["task"])][(c["arm"], c["seq"])] += float(c["ms"])
+    med = {}
+    for key, d in per.items():
+        med[key] = {a: float(np.median([d.get((a, s), 0.0) for s in boots[a]])) if boots[a] else float("nan")
+                    for a in arms}
+    order = sorted(med, key=lambda k: -max(v for v in med[k].values() if v == v) if med[k] else 0)[:top]
+    lines = ["| caller (first frame past the wait) | task | " + " | ".join(ARMS[a] for a in arms) + " |",
+             "|---|---|" + "---|" * len(arms)]
+    for k in order:
+        lines.append("| `%s` | %s | %s |" % (k[0], k[1], " | ".join(A.fmt(med[k][a]) for a in arms)))
+    return "\n".join(lines), order, med
+
+
+def plot_callers(path, order, med, arms, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if not order:
+        return False
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(order) + 1.5))
+    h = 0.8 / len(arms)
+    for i, a in enumerate(arms):
+        ax.barh([j + i * h for j in range(len(order))], [med[k][a] for k in order], height=h, label=ARMS[a])
+    ax.set_yticks([j + 0.4 - h / 2 for j in range(len(order))])
+    ax.set_yticklabels(["%s (%s)" % k for k in order], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("grace-period wait per boot, median (ms)")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def sget(setup, key):
+    """A setup value, from whichever run of several recorded it first."""
+    return next((v for k, v in setup.items() if k == key or k.endswith("." + key)), "?")
+
+
+def cmd_report(out):
+    prereg = json.load(open(os.path.join(A.HERE, "prereg-stack.json")))
+    tables = {k: A.load_table(out, k) for k in ("i262", "s262", "i252", "lazy", "iboot")}
+    callers = A.load_table(out, "callers")
+    setup, runs = A.read_setup(out), A.load_table(out, "runs")
+    text = []
+    w = text.append
+    w("# Issue 18: the series against what users can already do (workload 6)\n")
+    w("Generated by bench/analyze_stack.py from the CSVs in this directory. Targets and decision rules "
+      "fixed before the data in bench/prereg-stack.json. Medians with distribution-free 95%% CIs; "
+      "Hodges-Lehmann ratios (differences where a value is 0) with Moses CIs; Mann-Whitney U, two-sided. "
+      "The boot is the unit. Kernel %s; %s.\n" % (
+          sget(setup, "kernel_version"),
+          ", ".join("%s: systemd %s" % (s, sget(setup, "systemd_version_" + s)) for s in ("sid", "bookworm"))))
+    verdicts = []
+    w("## Targets and verdicts\n")
+    w("| target | verdict | detail |")
+    w("|---|---|---|")
+    for t in prereg["targets"]:
+        v, d = A.judge(t, tables, prereg["alpha"])
+        verdicts.append((t, v))
+        w("| %s: %s | **%s** | %s |" % (t["id"], t["text"], v, d))
+    w("")
+    w("## Against the existing knobs, plainly\n")
+    for t, v in verdicts:
+        if t.get("test") == "classify" and "knobs" in (t["x"], t["y"]):
+            w("- %s: the series **%s** the knobs (%s)." % (
+                t["text"].split(":")[0] + ", " + prereg["metrics"][t["metric"]].split(" (")[0].split(",")[0],
+                {"BEATS": "beats", "MATCHES": "only matches", "LOSES": "loses to"}.get(v, v),
+                t["metric"]) if t["x"] == "reported" else
+              "- %s: the knobs vs stock after boot: %s (%s)." % (t["text"].split(":")[0], v, t["metric"]))
+    w("- What the knobs cannot do at all: hurry lazy RCU callbacks until boot has ended (section *Lazy "
+      "callbacks*), and end boot mode when the init system says so rather than when a unit an admin "
+      "wrote runs. What they cost that the series does not: cgroup_favordynmods stays on for good on "
+      "6.18+ (fork/exit on the slow path for the life of the system; bench/results-cgroup measured it), "
+      "and every grace period is expedited until that unit runs.\n")
+    for fam, title in FAMILIES.items():
+        rows = tables[fam]
+        if not rows:
+            continue
+        arms = [a for a in ARMS if any(r["arm"] == a for r in rows)]
+        w("## %s\n" % title)
+        for metric, unit, what in (("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
+                                   ("gp_n", "", "grace-period waits (count)"),
+                                   ("crit_gp_ms", "ms", "the part of it on the critical chain"),
+                                   ("pid1_gp_ms", "ms", "PID 1's part"),
+                                   ("startup_s", "s", "userspace boot time (FinishTimestamp - UserspaceTimestamp)"),
+                                   ("after_exp", "", "expedited grace periods in 5 s after boot, under load"),
+                                   ("after_ipi", "", "expedited-GP IPIs in those 5 s")):
+            w("### %s\n" % what)
+            text.extend(A.metric_section(rows, arms, [("reported", "stock"), ("reported", "knobs"),
+                                                      ("reported", "expedited"), ("knobs", "stock")],
+                                         metric, unit, log=True, labels=ARMS))
+        tab, order, med = caller_table(callers, fam, arms, tables)
+        w("### Who waits: by caller and task, median ms per boot\n")
+        w(tab + "\n")
+        if plot_callers(os.path.join(out, "callers_%s.png" % fam), order, med, arms, title):
+            w("![callers](callers_%s.png)\n" % fam)
+        for metric, xl in (("gp_ms", "grace-period wait in userspace boot, all tasks (ms)"),
+                           ("startup_s", "userspace boot time (s)")):
+            if A.plot_hist(os.path.join(out, "%s_%s.png" % (fam, metric)), rows, arms, metric, xl, title,
+                           labels=ARMS):
+                w("![%s](%s_%s.png)\n" % (metric, fam, metric))
+    if tables["lazy"]:
+        w("## Lazy callbacks (sid, -icount, rcu_nocbs=all)\n")
+        w("CONFIG_RCU_LAZY=y batches call_rcu() callbacks on offloaded CPUs for up to 10 s, except while "
+          "RCU hurries them: until init is launched on stock, until the report with the series. A kprobe "
+          "on call_rcu() and the rcu_invoke_callback tracepoint, paired by rcu_head in the guest, give "
+          "each callback's wait; callbacks queued between UserspaceTimestamp and FinishTimestamp count.\n")
+        for metric, unit, what in (("lz_med_ms", "ms", "median callback wait, per boot"),
+                                   ("lz_p90_ms", "ms", "90th percentile callback wait, per boot"),
+                                   ("lazy_peak", "", "callbacks pending at most"),
+                                   ("lazy_mean", "", "callbacks pending on average over userspace boot"),
+                                   ("lazy_queued", "", "callbacks queued in userspace boot"),
+                                   ("startup_s", "s", "userspace boot time")):
+            w("### %s\n" % what)
+            text.extend(A.metric_section(tables["lazy"], list(LAZY), [("reported", "stock")], metric, unit,
+                                         labels=LAZY))
+    if tables["iboot"]:
+        w("## Does -icount keep expedited and normal apart?\n")
+        w("Workload 1's busybox boot (bench-boot.sh) under -icount: 100 membarrier(GLOBAL) calls back to "
+          "back at the start of userspace boot, per-boot median latency.\n")
+        text.extend(A.metric_section(tables["iboot"], list(IBOOT), [("C", "A")], "iso_med_ms", "ms",
+                                     labels=IBOOT))
+    w("## Boots\n")
+    by = collections.Counter((r["kind"], r["status"]) for r in runs)
+    w("| kind | status | boots |")
+    w("|---|---|---|")
+    for (k, s), n in sorted(by.items()):
+        w("| %s | %s | %d |" % (k, s, n))
+    w("")
+    lost = sum(int(float(r.get("gp_lost") or 0)) for f in FAMILIES for r in tables[f])
+    unpaired = sum(int(float(r.get("gp_events_unpaired") or 0)) for f in FAMILIES for r in tables[f])
+    w("Trace quality: ring-buffer overruns %d, unpaired wait events %d, over all systemd boots.\n" % (lost, unpaired))
+    notes = os.path.join(out, "notes.md")
+    if os.path.exists(notes):
+        w(open(notes).read())
+    w("## Setup\n")
+    w("```")
+    for k, v in setup.items():
+        w("%s: %s" % (k, v))
+    w("```")
+    open(os.path.join(out, "report.md"), "w").write("\n".join(text) + "\n")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--report":
+        cmd_report(sys.argv[2])
+    elif len(sys.argv) >= 3:
+        cmd_parse(sys.argv[1:-1], sys.argv[-1])
+        cmd_report(sys.argv[-1])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
