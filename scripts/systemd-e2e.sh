@@ -69,9 +69,9 @@ boot() {
 	# A fresh copy: every boot starts from the same disk.
 	cp --sparse=always "$2" "$out/disk.ext4"
 	bash "$TOP/scripts/qemu-run.sh" -d "$out/disk.ext4" -t 150 -l "$log" \
-		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $3" 2>/dev/null || rc=$?
+		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $3" 2>"$log.qemu" || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
-	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}" \
+	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}; $(head -n 1 "$log.qemu")" \
 		test $rc -eq 0 -a -s "$out/$b.kv" || return 1
 	# Without kernel support nothing else can be judged.
 	check "$b: kernel has kernel.user_booted" "" test "$(kv "$b" sysctl)" != missing

@@ -24,8 +24,9 @@ recipe=(--variant=buildd --aptopt='Acquire::Check-Valid-Until "false"'
 	--keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*'
 	--include=ccache,dpkg-dev
-	--customize-hook='chroot "$1" apt-get -y -q build-dep systemd'
+	# The source first: a mirror without it fails before the big download.
 	--customize-hook='mkdir "$1/src" && chroot "$1" sh -c "cd /src && apt-get source -q systemd"'
+	--customize-hook='chroot "$1" apt-get -y -q build-dep systemd'
 	--format=directory "$suite" "deb $mirror $suite main" "deb-src $mirror $suite main")
 root=$BUILD/native/root-$suite-$(printf '%s\n' "${recipe[@]}" | sha256sum | cut -c1-16)
 mkdir -p "$BUILD/native"
