@@ -114,12 +114,17 @@ if [ -n "${NATIVE_CORE:-}" ]; then
 	lib=$(cd "$stage" && ls usr/lib/*/systemd/"${NATIVE_CORE##*/}") ||
 		die "${NATIVE_CORE##*/} does not match the $suite image's systemd"
 	sysctl_ unmask user-booted.service
-	install -m 0644 "$NATIVE_CORE" "$stage/$lib"
+	native() { # PID 1's code, and the patch's own test if it came with it
+		install -m 0644 "$NATIVE_CORE" "$stage/$lib"
+		t=${NATIVE_CORE%/*}/TEST-07-PID1.user-booted.sh
+		[ ! -f "$t" ] || install -m 0755 "$t" "$stage/usr/local/libexec/"
+	}
+	native
 	image native-plugin
 	rm -rf "$stage" && mkdir "$stage"
 	tar -C "$stage" -xpf "$base"
 	probe
-	install -m 0644 "$NATIVE_CORE" "$stage/$lib"
+	native
 	image native
 fi
 echo "$out"

@@ -30,7 +30,8 @@
 # E2E_NATIVE=1 (scripts/systemd-native.sh, NATIVE_CORE set): instead, PID 1
 # with systemd-plugin/native's patch reports the end of boot itself:
 #   native-default, native-multi-user, native-rescue   the image without the
-#                plugin: the kernel's "userspace boot ended (reported)" names
+#                plugin (default: no systemd.unit=; the patch's own
+#                TEST-07-PID1 subtest runs during boot and after): the kernel's "userspace boot ended (reported)" names
 #                systemd[1], 0-100 ms after systemd's FinishTimestamp.
 #   native-unreported  no user_booted_reported: PID 1 writes nothing.
 #   native-plugin  the plugin installed too: PID 1 reports, the helper
@@ -134,23 +135,29 @@ by_pid1() {
 		"lag ${lo:-?} to ${hi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)" \
 		eval 'between "${hi:-}" 0 0.1'
 }
+# test07 B: the patch's TEST-07-PID1 subtest passed inside the boot and after.
+test07() {
+	check "$1: TEST-07-PID1.user-booted.sh passed while booting and after" \
+		"during: $(kv "$1" test07.during.Result) (status $(kv "$1" test07.during.ExecMainStatus)); after: exit $(kv "$1" test07.after)" \
+		test "$(kv "$1" test07.during.Result)" = success -a "$(kv "$1" test07.after)" = 0
+}
 # native_suite SUITE IMAGES: E2E_NATIVE's boots.
 native_suite() {
 	local b t
 	for t in default multi-user rescue; do
 		b=$1-native-$t
-		case $t in
-		default) args="systemd.wants=user-booted-e2e-late.service" ;;
-		*) args="systemd.unit=$t.target" ;;
-		esac
+		args=systemd.wants=user-booted-e2e-test07.service
+		[ "$t" = default ] || args="systemd.unit=$t.target"
 		boot "$b" "$2/native.ext4" "user_booted_reported $args" || continue
 		by_pid1 "$b"
+		[ "$t" = default ] && test07 "$b"
 		check "$b: no plugin in the image" "helper $(kv "$b" helper.LoadState)" \
 			test "$(kv "$b" helper.LoadState)" = not-found
 		[ "$t" = rescue ] || no_failed_units "$b"
 	done
 	b=$1-native-unreported
-	if boot "$b" "$2/native.ext4" ""; then
+	if boot "$b" "$2/native.ext4" "systemd.wants=user-booted-e2e-test07.service"; then
+		test07 "$b"
 		read -r ts reason comm pid <<<"$(ended "$b")" || true
 		check "$b: the kernel did not wait, PID 1 wrote nothing" \
 			"sysctl $(kv "$b" sysctl), reason=${reason:-none} by ${comm:-?}" \

@@ -75,6 +75,8 @@ unshare --mount --propagation private -- /bin/sh -ec '
 core=$BUILD/native/$suite/libsystemd-core-$tag.so
 mkdir -p "${core%/*}"
 cp "$root/work/libsystemd-core-$tag.so" "$core"
+# systemd's own subtest of the change: the e2e image runs it during and after boot.
+cp "$root/work/test/units/TEST-07-PID1.user-booted.sh" "${core%/*}/"
 log "built in ${SECONDS}s: ${core#"$TOP"/}"
 
 # The e2e's rootfs.sh adds the images with this library.
