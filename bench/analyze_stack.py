@@ -37,6 +37,7 @@ IBOOT = {"A": "stock (A)", "C": "rcu_expedited=1 (C)"}
 PASS_ON = re.compile(r"^(synchronize_(rcu|srcu)\w*|__synchronize_srcu|rcu_sync_enter|percpu_down_write|"
                      r"rcu_barrier\w*|_?_?wait_rcu_gp|synchronize_rcu_expedited|kprobe\w*|\w*ftrace\w*|"
                      r"__kretprobe\w*|kretprobe\w*|pre_handler_kretprobe|arch_rethook\w*|rethook\w*)$")
+DEFAULT_RE = re.compile(r"reached after (\S+(?: \S+s)?) in userspace")
 CHAIN_RE = re.compile(r"([\w@:.\\-]+\.(?:service|socket|mount|swap|path|timer|scope|device))\s+@(\S+(?: \S+s)?)"
                       r"\s+\+(\S+(?: \S+s)?)\s*$")
 UNIT_RE = re.compile(r"([\w@:.\\-]+\.(?:service|socket|mount|swap|scope))(?:/|$)")
@@ -51,15 +52,17 @@ def timespan_s(text):
 
 
 def caller(info):
-    """The first frame of a wait's kernel stack that is not the wait itself."""
+    """The frame after the last frame of the wait itself among a stack's
+    first 6: the kernel's guess unwinder lists stale text addresses too
+    (synchronize_rcu, rcu_sync_enter, _kstrtoull, percpu_down_write,
+    cgroup_procs_write_start), so the first frame past the first wait
+    frame can be a leftover."""
     m = re.search(r"stack=(\S+)", info)
     if not m:
         return "?"
-    for frame in m[1].split(","):
-        name = frame.split("+")[0]
-        if not PASS_ON.match(name):
-            return name
-    return "?"
+    frames = [f.split("+")[0] for f in m[1].split(",")]
+    last = max((i for i, f in enumerate(frames[:6]) if PASS_ON.match(f)), default=-1)
+    return frames[last + 1] if last + 1 < len(frames) else "?"
 
 
 def task_class(pid, comm):
@@ -89,10 +92,15 @@ def parse_stack_log(path):
             if len(f) == 3:
                 moves[int(f[0])].append((float(f[1]), f[2]))
         elif body.startswith("chain="):
+            # "@" is when the unit started activating, "+" how long it took.
             m = CHAIN_RE.search(body)
             if m:
-                active = u0 + timespan_s(m[2])
-                chain.append((m[1], active - timespan_s(m[3]), active))
+                begin = u0 + timespan_s(m[2])
+                chain.append((m[1], begin, begin + timespan_s(m[3])))
+        elif body.startswith("analyze="):
+            m = DEFAULT_RE.search(body)
+            if m:
+                row["default_target_s"] = round(timespan_s(m[1]), 3)
         elif body.startswith("after.load"):
             d = A.kv(body.replace("after.load", ""))
             row.update(after_gp=d.get("after.gp"), after_exp=d.get("after.exp"),
@@ -103,7 +111,11 @@ def parse_stack_log(path):
             row.update({k.replace(".", "_"): v for k, v in A.kv(body).items()})
         elif body.startswith("lazy_lost="):
             row["lazy_lost"] = int(body.split("=", 1)[1])
-    lz = [float(l.split("lz=", 1)[1]) for l in lines if "E2E| lz=" in l]
+    lzf = [l.split("lz=", 1)[1].split() for l in lines if "E2E| lz=" in l]
+    lz = [float(f[0]) for f in lzf]
+    row["_lazy_funcs"] = collections.defaultdict(list)
+    for f in lzf:
+        row["_lazy_funcs"][f[1] if len(f) > 1 else "?"].append(float(f[0]))
     if lz:
         row.update(lz_n=len(lz), lz_med_ms=round(float(np.median(lz)), 3),
                    lz_p90_ms=round(float(np.percentile(lz, 90)), 3), lz_max_ms=round(max(lz), 3))
@@ -128,7 +140,15 @@ def parse_stack_log(path):
                     "fn": fn, "ms": ms, "critical": int(on_chain)})
     row.update(gp_n=len(inside), gp_ms=round(sum(w[2] for w in inside), 3),
                pid1_gp_ms=round(sum(w[2] for w in inside if w[0] == 1), 3),
-               crit_gp_ms=round(crit_ms, 3), chain_units=len(chain), gp_events_unpaired=unpaired)
+               crit_gp_ms=round(crit_ms, 3), chain_units=len(chain), gp_events_unpaired=unpaired,
+               # Secondary: what processes wait (kernel threads block nobody
+               # directly), and what boot mode can change at all (an
+               # outermost synchronize_*_expedited() is expedited in any arm).
+               proc_gp_ms=round(sum(o["ms"] for o in out if o["task"] != "kernel threads"), 3),
+               modal_gp_ms=round(sum(o["ms"] for o in out if o["fn"] not in ("rcuexp", "srcuexp")), 3),
+               unknown_caller_ms=round(sum(o["ms"] for o in out if o["caller"] == "?"), 3))
+    if "default_target_s" in row:
+        row["finish_after_default_s"] = round(row["startup_s"] - row["default_target_s"], 3)
     return row, out
 
 
@@ -143,7 +163,7 @@ def cmd_parse(works, out):
         tag = "" if len(works) == 1 else os.path.basename(os.path.normpath(work)) + "."
         setup += [tag + l for l in open(os.path.join(work, "setup.txt"))]
     tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot")}
-    callers = []
+    callers, lazy_funcs = [], []
     for r in runs:
         if r["status"] != "ok":
             continue
@@ -161,10 +181,13 @@ def cmd_parse(works, out):
             row.pop("version", None)
         else:
             row, waits = parse_stack_log(log)
-            need = "lz_med_ms" if family == "lazy" else "after_exp"
+            need = {"lazy": "lz_med_ms", "s262": "after_exp", "s252": "after_exp"}.get(family, "startup_s")
             if "startup_s" not in row or need not in row:
                 r["status"] = "unparsed"
                 continue
+            for f, v in row.pop("_lazy_funcs").items():
+                lazy_funcs.append({"seq": base["seq"], "arm": arm, "func": f, "n": len(v),
+                                   "med_ms": round(float(np.median(v)), 3)})
             agg = collections.defaultdict(lambda: [0, 0.0, 0])
             for w in waits:
                 a = agg[(w["caller"], w["task"])]
@@ -180,6 +203,8 @@ def cmd_parse(works, out):
             A.write_csv(os.path.join(out, name + ".csv"), rows, ["seq", "round", "arm"])
     A.write_csv(os.path.join(out, "callers.csv"), callers,
                 ["seq", "family", "arm", "caller", "task", "n", "ms", "critical_n"])
+    if lazy_funcs:
+        A.write_csv(os.path.join(out, "lazy_funcs.csv"), lazy_funcs, ["seq", "arm", "func", "n", "med_ms"])
     for r in runs:
         r["log"] = os.path.relpath(r["log"], os.path.dirname(A.HERE))
     A.write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
@@ -277,9 +302,14 @@ def cmd_report(out):
         w("## %s\n" % title)
         for metric, unit, what in (("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
                                    ("gp_n", "", "grace-period waits (count)"),
-                                   ("crit_gp_ms", "ms", "the part of it on the critical chain"),
+                                   ("crit_gp_ms", "ms", "the part of it on the critical chain (a lower bound, see the notes)"),
                                    ("pid1_gp_ms", "ms", "PID 1's part"),
+                                   ("proc_gp_ms", "ms", "the part waited by processes (not kernel threads)"),
+                                   ("modal_gp_ms", "ms", "the part boot mode can change (outermost call not already *_expedited)"),
+                                   ("unknown_caller_ms", "ms", "the part whose stack was lost (caller ?)"),
                                    ("startup_s", "s", "userspace boot time (FinishTimestamp - UserspaceTimestamp)"),
+                                   ("default_target_s", "s", "userspace time to the default target"),
+                                   ("finish_after_default_s", "s", "from the default target to FinishTimestamp"),
                                    ("after_exp", "", "expedited grace periods in 5 s after boot, under load"),
                                    ("after_ipi", "", "expedited-GP IPIs in those 5 s")):
             w("### %s\n" % what)
@@ -307,10 +337,26 @@ def cmd_report(out):
                                    ("lazy_peak", "", "callbacks pending at most"),
                                    ("lazy_mean", "", "callbacks pending on average over userspace boot"),
                                    ("lazy_queued", "", "callbacks queued in userspace boot"),
+                                   ("lazy_never_invoked", "", "queued in userspace boot, not invoked when the trace was read (censored)"),
                                    ("startup_s", "s", "userspace boot time")):
             w("### %s\n" % what)
             text.extend(A.metric_section(tables["lazy"], list(LAZY), [("reported", "stock")], metric, unit,
                                          labels=LAZY))
+    lf = A.load_table(out, "lazy_funcs")
+    if lf:
+        w("### Per callback function: median wait (ms), median over boots of each boot's median\n")
+        w("The arms queue different callbacks (more in the reported arm), so the per-boot medians above "
+          "mix different sets; here the same function is compared with itself.\n")
+        cnt = collections.Counter()
+        for r in lf:
+            cnt[r["func"]] += int(r["n"])
+        w("| callback | callbacks (all boots) | " + " | ".join(LAZY.values()) + " |")
+        w("|---|---|" + "---|" * len(LAZY))
+        for f, n in cnt.most_common(10):
+            w("| `%s` | %d | %s |" % (f, n, " | ".join(
+                A.fmt(float(np.median([float(r["med_ms"]) for r in lf if r["func"] == f and r["arm"] == a])))
+                if any(r["func"] == f and r["arm"] == a for r in lf) else "-" for a in LAZY)))
+        w("")
     if tables["iboot"]:
         w("## Does -icount keep expedited and normal apart?\n")
         w("Workload 1's busybox boot (bench-boot.sh) under -icount: 100 membarrier(GLOBAL) calls back to "

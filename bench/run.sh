@@ -268,7 +268,7 @@ if [ ! -f "$setup" ]; then
 		note "systemd_image_$suite" "scripts/rootfs.sh $suite (Debian $suite minbase + systemd-sysv + udev + the systemd plugin, enabled) + bench_guest + bench/units/bench-knobs.service, sha1 $(sha1sum <"$WORK/stack-$suite.ext4" | cut -d' ' -f1); a fresh copy per boot"
 		note "systemd_version_$suite" "$(tar -xOf "$BUILD"/rootfs/base-"$suite"-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
 	done
-	note qemu_icount "$ICOUNT (kinds i262, i252, lazy, iboot; JOBS=${JOBS:-1} at a time)"
+	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds i262, i252, lazy, iboot; JOBS=${JOBS:-1} at a time)"
 	[ -f "$sd_image" ] && note systemd_image "scripts/rootfs.sh (Debian bookworm minbase + systemd-sysv + udev + the systemd plugin), sha1 $(sha1sum <"$sd_image" | cut -d' ' -f1); a fresh copy per boot"
 fi
 
@@ -302,7 +302,13 @@ boot() {
 	local load start
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-	case $family in i262 | i252 | lazy | iboot) extra=$ICOUNT ;; esac
+	# -icount: the guest's clock, RTC included, follows the virtual clock
+	# from a date fixed per round, so that host time leaks into nothing
+	# (the RTC seeds the kernel's randomness, hence ASLR and hash layouts).
+	# Rounds differ, arms within a round start alike.
+	case $family in i262 | i252 | lazy | iboot)
+		extra="$ICOUNT -rtc base=$(date -u -d "2026-01-01 00:00 UTC + ${round/extra/$seq} hours" +%Y-%m-%dT%H:%M:%S),clock=vm" ;;
+	esac
 	if [ "$family" = systemd ] || [ "$family" = cgroup ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
