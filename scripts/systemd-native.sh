@@ -27,17 +27,18 @@ recipe=(--variant=buildd --aptopt='Acquire::Check-Valid-Until "false"'
 	# The source first: a mirror without it fails before the big download.
 	--customize-hook='mkdir "$1/src" && chroot "$1" sh -c "cd /src && apt-get source -q systemd"'
 	--customize-hook='chroot "$1" apt-get -y -q build-dep systemd'
-	--format=directory "$suite" "deb $mirror $suite main" "deb-src $mirror $suite main")
-root=$BUILD/native/root-$suite-$(printf '%s\n' "${recipe[@]}" | sha256sum | cut -c1-16)
+	--format=directory)
+sources=("deb $mirror $suite main" "deb-src $mirror $suite main")
+root=$BUILD/native/root-$suite-$(printf '%s\n' "${recipe[@]}" "${sources[@]}" | sha256sum | cut -c1-16)
 mkdir -p "$BUILD/native"
 if [ ! -f "$root/.done" ]; then
 	log "building the $suite build root with systemd's source, cached as ${root#"$TOP"/} (a few minutes)"
 	rm -rf "$BUILD/native/root-$suite-"*
-	if ! mmdebstrap --quiet "${recipe[@]}" "$root" >"$BUILD/native/root-$suite.log" 2>&1; then
+	if ! mmdebstrap --quiet "${recipe[@]}" "$suite" "$root" "${sources[@]}" >"$BUILD/native/root-$suite.log" 2>&1; then
 		grep -E '^E: |^Err' "$BUILD/native/root-$suite.log" | head -n 5 >&2
 		die "could not make the $suite build root (log: build/native/root-$suite.log)$(
 			grep -q '404 *Not Found' "$BUILD/native/root-$suite.log" &&
-			echo "; the mirror ($mirror) does not serve the source package of $suite's systemd: set ROOTFS_MIRROR to one that does, or try SUITE=trixie")"
+			echo "; the mirror ($mirror) does not serve the source package of $suite's systemd: set ROOTFS_MIRROR to one that does, or use SYSTEMD_SUITE=trixie (257)")"
 	fi
 	touch "$root/.done"
 fi
