@@ -253,6 +253,27 @@ def plot_callers(path, order, med, arms, title):
     return True
 
 
+def paired_table(rows, pairs, metrics):
+    """-icount arms of one round start from the same RTC date, hence the
+    same randomness: per-round differences x - y, Wilcoxon signed-rank
+    (exploratory: the pre-registered tests are unpaired)."""
+    from scipy import stats
+    lines = ["| metric | x vs y | rounds | median of per-round x - y | x < y in | Wilcoxon p |",
+             "|---|---|---|---|---|---|"]
+    for metric in metrics:
+        for x, y in pairs:
+            bx = {r["round"]: float(r[metric]) for r in rows if r["arm"] == x and r.get(metric) not in ("", None)}
+            by = {r["round"]: float(r[metric]) for r in rows if r["arm"] == y and r.get(metric) not in ("", None)}
+            d = [bx[k] - by[k] for k in bx if k in by]
+            if len(d) < 2:
+                continue
+            p = stats.wilcoxon(d).pvalue if any(d) else 1.0
+            lines.append("| %s | %s vs %s | %d | %s | %d/%d | %s |" % (
+                metric, ARMS.get(x, x), ARMS.get(y, y), len(d), A.fmt(float(np.median(d))),
+                sum(1 for v in d if v < 0), len(d), A.fmt_p(p)))
+    return "\n".join(lines)
+
+
 def sget(setup, key):
     """A setup value, from whichever run of several recorded it first."""
     return next((v for k, v in setup.items() if k == key or k.endswith("." + key)), "?")
@@ -316,6 +337,12 @@ def cmd_report(out):
             text.extend(A.metric_section(rows, arms, [("reported", "stock"), ("reported", "knobs"),
                                                       ("reported", "expedited"), ("knobs", "stock")],
                                          metric, unit, log=True, labels=ARMS))
+        if fam.startswith("i"):
+            w("### Paired by round (exploratory)\n")
+            w("Under -icount the arms of one round boot from the same RTC date, so the same kernel "
+              "randomness; rounds differ. Per-round differences remove that between-round spread.\n")
+            w(paired_table(rows, [("reported", "stock"), ("reported", "knobs"), ("reported", "expedited"),
+                                  ("knobs", "stock")], ["gp_ms", "modal_gp_ms", "startup_s"]) + "\n")
         tab, order, med = caller_table(callers, fam, arms, tables)
         w("### Who waits: by caller and task, median ms per boot\n")
         w(tab + "\n")
@@ -332,6 +359,8 @@ def cmd_report(out):
           "RCU hurries them: until init is launched on stock, until the report with the series. A kprobe "
           "on call_rcu() and the rcu_invoke_callback tracepoint, paired by rcu_head in the guest, give "
           "each callback's wait; callbacks queued between UserspaceTimestamp and FinishTimestamp count.\n")
+        w("Paired by round (exploratory):\n")
+        w(paired_table(tables["lazy"], [("reported", "stock")], ["lz_med_ms", "lazy_peak", "startup_s"]) + "\n")
         for metric, unit, what in (("lz_med_ms", "ms", "median callback wait, per boot"),
                                    ("lz_p90_ms", "ms", "90th percentile callback wait, per boot"),
                                    ("lazy_peak", "", "callbacks pending at most"),
