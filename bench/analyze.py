@@ -525,6 +525,20 @@ def plot_sequence(path, tables):
     return True
 
 
+def boots_lines(runs):
+    """The report's table of boots per kind and status."""
+    by = {}
+    for r in runs:
+        by[(r["kind"], r["status"])] = by.get((r["kind"], r["status"]), 0) + 1
+    return (["| kind | status | boots |", "|---|---|---|"] +
+            ["| %s | %s | %d |" % (k, s, n) for (k, s), n in sorted(by.items())] + [""])
+
+
+def setup_lines(setup):
+    """The report's setup section, in full."""
+    return ["## Setup\n", "```"] + ["%s: %s" % kv for kv in setup.items()] + ["```"]
+
+
 def read_setup(out):
     setup = {}
     p = os.path.join(out, "setup.txt")

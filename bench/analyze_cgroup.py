@@ -192,20 +192,8 @@ def cmd_report(out):
                    "fork+exit median after / before the report, per boot", "Workload 5: fork+exit", labels=FORK):
         w("![fork](fork_after_over_before.png)\n")
     w("## Boots\n")
-    by = {}
-    for r in runs:
-        by.setdefault((r["kind"], r["status"]), 0)
-        by[(r["kind"], r["status"])] += 1
-    w("| kind | status | boots |")
-    w("|---|---|---|")
-    for (k, s), n in sorted(by.items()):
-        w("| %s | %s | %d |" % (k, s, n))
-    w("")
-    w("## Setup\n")
-    w("```")
-    for k, v in setup.items():
-        w("%s: %s" % (k, v))
-    w("```")
+    text.extend(A.boots_lines(runs))
+    text.extend(A.setup_lines(setup))
     open(os.path.join(out, "report.md"), "w").write("\n".join(text) + "\n")
 
 

@@ -393,23 +393,14 @@ def cmd_report(out):
         text.extend(A.metric_section(tables["iboot"], list(IBOOT), [("C", "A")], "iso_med_ms", "ms",
                                      labels=IBOOT))
     w("## Boots\n")
-    by = collections.Counter((r["kind"], r["status"]) for r in runs)
-    w("| kind | status | boots |")
-    w("|---|---|---|")
-    for (k, s), n in sorted(by.items()):
-        w("| %s | %s | %d |" % (k, s, n))
-    w("")
+    text.extend(A.boots_lines(runs))
     lost = sum(int(float(r.get("gp_lost") or 0)) for f in FAMILIES for r in tables[f])
     unpaired = sum(int(float(r.get("gp_events_unpaired") or 0)) for f in FAMILIES for r in tables[f])
     w("Trace quality: ring-buffer overruns %d, unpaired wait events %d, over all systemd boots.\n" % (lost, unpaired))
     notes = os.path.join(out, "notes.md")
     if os.path.exists(notes):
         w(open(notes).read())
-    w("## Setup\n")
-    w("```")
-    for k, v in setup.items():
-        w("%s: %s" % (k, v))
-    w("```")
+    text.extend(A.setup_lines(setup))
     open(os.path.join(out, "report.md"), "w").write("\n".join(text) + "\n")
 
 
