@@ -208,6 +208,11 @@ def cmd_parse(works, out):
     for r in runs:
         r["log"] = os.path.relpath(r["log"], os.path.dirname(A.HERE))
     A.write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
+    # One systemd_version row over all runs, as the other reports have.
+    versions = sorted({l.split(": ", 1)[0].rsplit("_", 1)[1] + " " + l.split(": ", 1)[1].strip()
+                       for l in setup if re.match(r"^(\S+\.)?systemd_version_\w+: ", l)})
+    if versions and not any(re.match(r"^(\S+\.)?systemd_version: ", l) for l in setup):
+        setup.append("systemd_version: %s\n" % "; ".join(versions))
     open(os.path.join(out, "setup.txt"), "w").writelines(setup)
 
 

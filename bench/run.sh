@@ -268,6 +268,8 @@ if [ ! -f "$setup" ]; then
 		note "systemd_image_$suite" "scripts/rootfs.sh $suite (Debian $suite minbase + systemd-sysv + udev + the systemd plugin, enabled) + bench_guest + bench/units/bench-knobs.service, sha1 $(sha1sum <"$WORK/stack-$suite.ext4" | cut -d' ' -f1); a fresh copy per boot"
 		note "systemd_version_$suite" "$(tar -xOf "$BUILD"/rootfs/base-"$suite"-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
 	done
+	[ ! -f "$WORK/stack-sid.ext4" ] && [ ! -f "$WORK/stack-bookworm.ext4" ] ||
+		note systemd_version "$(grep '^systemd_version_' "$setup" | sed 's/^systemd_version_\([a-z]*\): /\1 /' | paste -sd ';' | sed 's/;/; /g')"
 	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds i262, i252, lazy, iboot; JOBS=${JOBS:-1} at a time)"
 	[ -f "$sd_image" ] && note systemd_image "scripts/rootfs.sh (Debian bookworm minbase + systemd-sysv + udev + the systemd plugin), sha1 $(sha1sum <"$sd_image" | cut -d' ' -f1); a fresh copy per boot"
 fi
