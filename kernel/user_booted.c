@@ -28,6 +28,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sysctl.h>
 #include <linux/timekeeping.h>
@@ -192,7 +193,8 @@ EXPORT_SYMBOL_GPL(user_booted_reason_name);
  * kernel.user_booted.  If userspace boot has already ended it runs before
  * this function returns, with the reason boot ended for.
  *
- * Return: 0, or -EEXIST if @nb is already registered.
+ * Return: 0, or -EEXIST if @nb is already registered.  Without
+ * CONFIG_USER_BOOTED, -EOPNOTSUPP: the callback would never come.
  */
 int user_booted_register_notifier(struct notifier_block *nb)
 {
@@ -213,6 +215,35 @@ int user_booted_unregister_notifier(struct notifier_block *nb)
 	return user_booted_state_unregister(&user_booted_state, nb);
 }
 EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
+
+/**
+ * user_booted_defer() - hold back end-of-boot cleanup while userspace boots
+ * @nb: notifier to call when userspace boot ends
+ *
+ * For cleanup that a subsystem does on a timer of its own (unused
+ * regulators off, forced sync_state()): call it from the timer; if it
+ * returns true, skip the cleanup and do it from @nb's callback instead.
+ * user_booted so only ever makes such cleanup later, never earlier: before
+ * init is launched, without a report expected, and once boot has ended,
+ * this returns false and the timer acts as it always did.  Call it once per
+ * @nb; the callback rules of user_booted_register_notifier() apply.
+ *
+ * Return: true if init was launched, is expected to report, and has not
+ * yet ended userspace boot: @nb is registered and will be told.  false
+ * otherwise (also if @nb is already registered, and without
+ * CONFIG_USER_BOOTED): go ahead now.
+ */
+bool user_booted_defer(struct notifier_block *nb)
+{
+	bool defer;
+
+	mutex_lock(&user_booted_lock);
+	defer = phase == PHASE_USERSPACE &&
+		!user_booted_state_register(&user_booted_state, nb);
+	mutex_unlock(&user_booted_lock);
+	return defer;
+}
+EXPORT_SYMBOL_GPL(user_booted_defer);
 
 /* End userspace boot: tell the subscribers, log, wake pollers. */
 static void user_booted_end_locked(enum user_booted_reason reason)
@@ -245,10 +276,22 @@ static void user_booted_end_locked(enum user_booted_reason reason)
 #endif
 }
 
+/* When the fallback is due: timeout_secs after init launch, in jiffies. */
+static unsigned long user_booted_deadline(void)
+{
+	lockdep_assert_held(&user_booted_lock);
+	return launch_jiffies + msecs_to_jiffies(timeout_secs * MSEC_PER_SEC);
+}
+
 static void user_booted_timeout_fn(struct work_struct *work)
 {
 	mutex_lock(&user_booted_lock);
-	if (phase == PHASE_USERSPACE)
+	/*
+	 * A timeout raised while this work waited for the lock has re-armed
+	 * it for the new deadline: only a deadline that has passed ends boot.
+	 */
+	if (phase == PHASE_USERSPACE &&
+	    time_after_eq(jiffies, user_booted_deadline()))
 		user_booted_end_locked(USER_BOOTED_TIMEOUT);
 	mutex_unlock(&user_booted_lock);
 }
@@ -261,15 +304,17 @@ static void user_booted_arm_timeout(void)
 	lockdep_assert_held(&user_booted_lock);
 	if (phase != PHASE_USERSPACE)
 		return;
-	deadline = launch_jiffies + msecs_to_jiffies(timeout_secs * MSEC_PER_SEC);
+	deadline = user_booted_deadline();
 	now = jiffies;
 	/* A deadline already past fires at once: shortening takes effect now. */
 	mod_delayed_work(system_dfl_wq, &timeout_work,
 			 time_after(deadline, now) ? deadline - now : 0);
 }
 
-/*
- * Called by kernel_init() right before it launches init, after
+/**
+ * user_booted_init_launched() - init is about to be launched
+ *
+ * Called by kernel_init() only, right before it launches init and after
  * do_sysctl_args(): ends userspace boot at once unless init is expected to
  * report, and otherwise starts the fallback timeout.
  */
@@ -289,6 +334,18 @@ void user_booted_init_launched(void)
 	mutex_unlock(&user_booted_lock);
 }
 
+/*
+ * The files are 0644, so only root gets to write; but only the system's
+ * init and its root may steer the system's boot: not root in a user
+ * namespace that maps to global root, and not a container's init in a
+ * child PID namespace, as reboot(2) from there does not reboot the host.
+ */
+static bool user_booted_may_write(void)
+{
+	return capable(CAP_SYS_ADMIN) &&
+	       task_active_pid_ns(current) == &init_pid_ns;
+}
+
 /* Exactly "1" or "1\n" at offset 0: anything else is a mistake worth an error. */
 static bool user_booted_write_valid(const char *buf, size_t len, loff_t pos)
 {
@@ -304,12 +361,7 @@ static int user_booted_sysctl(const struct ctl_table *table, int dir,
 	if (SYSCTL_KERN_TO_USER(dir))
 		return proc_dointvec(&t, dir, buffer, lenp, ppos);
 
-	/*
-	 * The file is 0644, so only root gets here; but only init's root may
-	 * end the boot: root in a user namespace that maps to global root
-	 * must not.
-	 */
-	if (!capable(CAP_SYS_ADMIN))
+	if (!user_booted_may_write())
 		return -EPERM;
 	if (!user_booted_write_valid(buffer, *lenp, *ppos))
 		return -EINVAL;
@@ -333,6 +385,8 @@ static int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
 {
 	int ret;
 
+	if (SYSCTL_USER_TO_KERN(dir) && !user_booted_may_write())
+		return -EPERM;
 	mutex_lock(&user_booted_lock);
 	ret = proc_douintvec_minmax(table, dir, buffer, lenp, ppos);
 	if (!ret && SYSCTL_USER_TO_KERN(dir))

@@ -711,6 +711,7 @@ enum identity {
 	AS_NOBODY,
 	AS_ROOT_WITHOUT_CAP_SYS_ADMIN,
 	AS_ROOT_IN_USERNS,
+	AS_ROOT_IN_PIDNS,
 };
 
 struct attempt {
@@ -759,9 +760,32 @@ static int become_userns_root(void)
 	return err;
 }
 
+/*
+ * PID 1 of a new PID namespace, as a container's init is (unshare -p -f):
+ * the caller waits for it and exits with its status.
+ */
+static int become_pidns_init(void)
+{
+	int status;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWPID))
+		return errno;
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		return getpid() == 1 ? 0 : ESRCH;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		_exit(1);
+	_exit(WEXITSTATUS(status));
+}
+
 /* Returns 0, or the errno of the step that failed. */
 static int become(enum identity who)
 {
+	if (who == AS_ROOT_IN_PIDNS)
+		return become_pidns_init();
 	if (who == AS_ROOT_WITHOUT_CAP_SYS_ADMIN)
 		return drop_cap_sys_admin();
 	if (who == AS_ROOT_IN_USERNS)
@@ -812,6 +836,7 @@ static const char * const identity_names[] = {
 	[AS_NOBODY] = "nobody",
 	[AS_ROOT_WITHOUT_CAP_SYS_ADMIN] = "root without CAP_SYS_ADMIN",
 	[AS_ROOT_IN_USERNS] = "root in a new user namespace",
+	[AS_ROOT_IN_PIDNS] = "init of a child PID namespace",
 };
 
 /*
@@ -819,7 +844,8 @@ static const char * const identity_names[] = {
  * (EACCES).  Root without CAP_SYS_ADMIN in the initial user namespace opens
  * it and gets EPERM from the write, whatever the bytes, valid or not; so
  * does root of a user namespace mapped to the global root (other mappings
- * get EACCES at open).
+ * get EACCES at open), and a container's init in a child PID namespace,
+ * with all its capabilities: only the system's init ends the system's boot.
  */
 static void check_privilege(struct __test_metadata *_metadata, enum identity who)
 {
@@ -848,7 +874,8 @@ static void check_privilege(struct __test_metadata *_metadata, enum identity who
 			EXPECT_EQ(EACCES, a.open_err)
 				TH_LOG("nobody opening the 0644 file for writing: %s",
 				       errname(a.open_err));
-		} else if (who == AS_ROOT_WITHOUT_CAP_SYS_ADMIN || !a.open_err) {
+		} else if (who == AS_ROOT_WITHOUT_CAP_SYS_ADMIN ||
+			   who == AS_ROOT_IN_PIDNS || !a.open_err) {
 			EXPECT_EQ(0, a.open_err)
 				TH_LOG("%s opening the file: %s", identity_names[who],
 				       errname(a.open_err));
@@ -861,6 +888,19 @@ static void check_privilege(struct __test_metadata *_metadata, enum identity who
 				       errname(a.open_err));
 		}
 		expect_unchanged(_metadata, &before, "an unprivileged write");
+	}
+
+	/* Nor does a child PID namespace set the system's fallback. */
+	if (who == AS_ROOT_IN_PIDNS) {
+		long timeout = read_timeout();
+
+		a = attempt_as(who, USER_BOOTED_TIMEOUT_SYSCTL_PATH, "7\n");
+		ASSERT_EQ(0, a.setup_err);
+		EXPECT_EQ(0, a.open_err);
+		EXPECT_EQ(EPERM, a.write_err)
+			TH_LOG("%s writing %s: %s", identity_names[who],
+			       USER_BOOTED_TIMEOUT_SYSCTL_PATH, errname(a.write_err));
+		EXPECT_EQ(timeout, read_timeout());
 	}
 
 	/* The timeout is 0644: nobody cannot even open it for writing. */
@@ -1096,6 +1136,11 @@ TEST_F(booting, root_without_cap_sys_admin_gets_eperm)
 TEST_F(booting, root_in_user_namespace_is_refused)
 {
 	check_privilege(_metadata, AS_ROOT_IN_USERNS);
+}
+
+TEST_F(booting, child_pid_namespace_gets_eperm)
+{
+	check_privilege(_metadata, AS_ROOT_IN_PIDNS);
 }
 
 TEST_F(booting, waiters_are_not_woken_while_booting)
@@ -1554,6 +1599,11 @@ TEST_F(booted, root_without_cap_sys_admin_gets_eperm)
 TEST_F(booted, root_in_user_namespace_is_refused)
 {
 	check_privilege(_metadata, AS_ROOT_IN_USERNS);
+}
+
+TEST_F(booted, child_pid_namespace_gets_eperm)
+{
+	check_privilege(_metadata, AS_ROOT_IN_PIDNS);
 }
 
 /* ------------------------------------------------------------------ */

@@ -6,6 +6,7 @@
 #ifndef _LINUX_USER_BOOTED_H
 #define _LINUX_USER_BOOTED_H
 
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/notifier.h>
 #include <linux/types.h>
@@ -37,8 +38,14 @@ bool user_booted_report_expected(void);
 const char *user_booted_reason_name(enum user_booted_reason reason);
 int user_booted_register_notifier(struct notifier_block *nb);
 int user_booted_unregister_notifier(struct notifier_block *nb);
+bool user_booted_defer(struct notifier_block *nb);
+void user_booted_init_launched(void);
 #else
-/* Without it, userspace boot ends when init is launched, as it always did. */
+/*
+ * Without it, userspace boot ends when init is launched, as it always did,
+ * and nobody is told: registering fails, so that a caller that needs the
+ * callback does not wait for one that never comes.
+ */
 static inline bool user_booted(void)
 {
 	return system_state >= SYSTEM_RUNNING;
@@ -54,16 +61,22 @@ static inline const char *user_booted_reason_name(enum user_booted_reason reason
 	return "unreported";
 }
 
-/* Nobody is told: subscribe only when user_booted_report_expected(). */
 static inline int user_booted_register_notifier(struct notifier_block *nb)
 {
-	return 0;
+	return -EOPNOTSUPP;
 }
 
 static inline int user_booted_unregister_notifier(struct notifier_block *nb)
 {
-	return 0;
+	return -ENOENT;
 }
+
+static inline bool user_booted_defer(struct notifier_block *nb)
+{
+	return false;
+}
+
+static inline void user_booted_init_launched(void) { }
 #endif
 
 #endif /* _LINUX_USER_BOOTED_H */
