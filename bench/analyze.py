@@ -13,6 +13,7 @@ for the ratio targets.  Uses scipy, numpy and matplotlib from Debian.
 """
 import csv
 import json
+import lzma
 import math
 import os
 import re
@@ -61,12 +62,22 @@ PHASE_RE = re.compile(r"\[ *([0-9.]+)\] bench: phase=(\w+)")
 SPLIT_RE = re.compile(r"^(BENCH .*?)\[ *\d+\.\d+\] .*$")
 
 
+def open_log(path):
+    """A console log as text: the file itself, or the xz copy that
+    bench/run.sh keeps next to the CSVs (bench/results*/logs/WORK/logs/*.log.xz)."""
+    if not os.path.exists(path) and os.path.exists(path + ".xz"):
+        path += ".xz"
+    if path.endswith(".xz"):
+        return lzma.open(path, "rt", errors="replace")
+    return open(path, errors="replace")
+
+
 def console_lines(path):
     """The console's lines, with a kernel message that cut into a line of
     ours (printk and userspace share the serial console) taken out again:
     "BENCH load perio[   20.9] bench: phase=end" + "d_ms=100 ..." ->
     "BENCH load period_ms=100 ..."."""
-    lines = [l.rstrip("\r\n") for l in open(path, errors="replace")]
+    lines = [l.rstrip("\r\n") for l in open_log(path)]
     out = []
     i = 0
     while i < len(lines):
@@ -129,7 +140,7 @@ def parse_bench_log(path):
 
 def parse_systemd_log(path):
     row = {}
-    for line in open(path, errors="replace"):
+    for line in open_log(path):
         line = line.rstrip("\r\n")
         if "E2E| " not in line:
             # The kernel's own lines reach the serial console too.
@@ -226,7 +237,7 @@ def cmd_parse(work, out):
         for r in runs:
             if r["status"] == "ok" and r["kind"] not in seen and not r["kind"].startswith("systemd"):
                 seen.add(r["kind"])
-                for line in open(os.path.join(work, r["log"]), errors="replace"):
+                for line in open_log(os.path.join(work, r["log"])):
                     if line.startswith(("BENCH version", "BENCH cmdline", "BENCH setup")):
                         f.write("%s: %s\n" % (r["kind"], line[6:].rstrip()))
                     elif line.startswith("BENCH") and r["kind"].startswith("notify") and "hz=" in line:

@@ -8,6 +8,9 @@
       boot numbers get 100000 x the WORKDIR's index added)
   analyze_stack.py --report OUTDIR
       the report again from the committed CSVs
+  analyze_stack.py --summary OUTDIR
+      the numbers the hand-written summaries quote, and every comparison
+      of the report's tables that the registered rule calls LOSES
 
 Four arms on one kernel image (stock; user_booted_reported; the existing
 knobs: rcu_expedited=1 until a unit clears it after boot, plus
@@ -33,6 +36,27 @@ FAMILIES = {"i262": "Debian sid, systemd 262, -icount", "s262": "Debian sid, sys
             "i252": "Debian bookworm, systemd 252, -icount"}
 LAZY = {"stock": "stock, rcu_nocbs=all", "reported": "reported, rcu_nocbs=all"}
 IBOOT = {"A": "stock (A)", "C": "rcu_expedited=1 (C)"}
+# The report's tables: per family, each metric for these pairs (x vs y).
+FAM_METRICS = (("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
+               ("gp_n", "", "grace-period waits (count)"),
+               ("crit_gp_ms", "ms", "the part of it on the critical chain (a lower bound, see the notes)"),
+               ("pid1_gp_ms", "ms", "PID 1's part"),
+               ("proc_gp_ms", "ms", "the part waited by processes (not kernel threads)"),
+               ("modal_gp_ms", "ms", "the part boot mode can change (outermost call not already *_expedited)"),
+               ("unknown_caller_ms", "ms", "the part whose stack was lost (caller ?)"),
+               ("startup_s", "s", "userspace boot time (FinishTimestamp - UserspaceTimestamp)"),
+               ("default_target_s", "s", "userspace time to the default target"),
+               ("finish_after_default_s", "s", "from the default target to FinishTimestamp"),
+               ("after_exp", "", "expedited grace periods in 5 s after boot, under load"),
+               ("after_ipi", "", "expedited-GP IPIs in those 5 s"))
+FAM_PAIRS = [("reported", "stock"), ("reported", "knobs"), ("reported", "expedited"), ("knobs", "stock")]
+LAZY_METRICS = (("lz_med_ms", "ms", "median callback wait, per boot"),
+                ("lz_p90_ms", "ms", "90th percentile callback wait, per boot"),
+                ("lazy_peak", "", "callbacks pending at most"),
+                ("lazy_mean", "", "callbacks pending on average over userspace boot"),
+                ("lazy_queued", "", "callbacks queued in userspace boot"),
+                ("lazy_never_invoked", "", "queued in userspace boot, not invoked when the trace was read (censored)"),
+                ("startup_s", "s", "userspace boot time"))
 # Frames that only pass the wait on: the caller is the first frame past them.
 PASS_ON = re.compile(r"^(synchronize_(rcu|srcu)\w*|__synchronize_srcu|rcu_sync_enter|percpu_down_write|"
                      r"rcu_barrier\w*|_?_?wait_rcu_gp|synchronize_rcu_expedited|kprobe\w*|\w*ftrace\w*|"
@@ -263,8 +287,8 @@ def paired_table(rows, pairs, metrics):
     same randomness: per-round differences x - y, Wilcoxon signed-rank
     (exploratory: the pre-registered tests are unpaired)."""
     from scipy import stats
-    lines = ["| metric | x vs y | rounds | median of per-round x - y | x < y in | Wilcoxon p |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| metric | x vs y | rounds | median of per-round x - y | x < y in | x > y in | Wilcoxon p |",
+             "|---|---|---|---|---|---|---|"]
     for metric in metrics:
         for x, y in pairs:
             bx = {r["round"]: float(r[metric]) for r in rows if r["arm"] == x and r.get(metric) not in ("", None)}
@@ -273,10 +297,138 @@ def paired_table(rows, pairs, metrics):
             if len(d) < 2:
                 continue
             p = stats.wilcoxon(d).pvalue if any(d) else 1.0
-            lines.append("| %s | %s vs %s | %d | %s | %d/%d | %s |" % (
+            lines.append("| %s | %s vs %s | %d | %s | %d/%d | %d/%d | %s |" % (
                 metric, ARMS.get(x, x), ARMS.get(y, y), len(d), A.fmt(float(np.median(d))),
-                sum(1 for v in d if v < 0), len(d), A.fmt_p(p)))
+                sum(1 for v in d if v < 0), len(d), sum(1 for v in d if v > 0), len(d), A.fmt_p(p)))
     return "\n".join(lines)
+
+
+def fmt_b(v):
+    """A CI bound: 4 digits where 3 would print a bound next to 1 as 1."""
+    return A.fmt(v, 4) if v != 1 and abs(v - 1) < 0.005 else A.fmt(v)
+
+
+def classify(rows, x, y, metric, alpha):
+    """The registered decision rule (prereg-stack.json "classify"), applied
+    to any comparison in the tables: (verdict, estimate, lo, hi, p, is_ratio)."""
+    vx, vy = A.values(rows, x, metric), A.values(rows, y, metric)
+    if len(vx) == 0 or len(vy) == 0:
+        return None
+    use_log = bool(np.all(vx > 0) and np.all(vy > 0))
+    est, lo, hi = A.hl_ci(vx, vy, log=use_log)
+    one, p = (1.0 if use_log else 0.0), A.mwu(vx, vy)
+    v = "BEATS" if hi < one and p < alpha else "LOSES" if lo > one and p < alpha else "MATCHES"
+    return v, est, lo, hi, p, use_log
+
+
+def all_comparisons(tables, alpha):
+    """Every comparison of the report's tables, judged by the registered rule."""
+    out = []
+    for fam in FAMILIES:
+        for metric, _, what in FAM_METRICS:
+            for x, y in FAM_PAIRS:
+                c = classify(tables.get(fam, []), x, y, metric, alpha)
+                if c:
+                    out.append((fam, metric, what, ARMS[x], ARMS[y]) + c)
+    for metric, _, what in LAZY_METRICS:
+        c = classify(tables.get("lazy", []), "reported", "stock", metric, alpha)
+        if c:
+            out.append(("lazy", metric, what, LAZY["reported"], LAZY["stock"]) + c)
+    c = classify(tables.get("iboot", []), "C", "A", "iso_med_ms", alpha)
+    if c:
+        out.append(("iboot", "iso_med_ms", "membarrier latency", IBOOT["C"], IBOOT["A"]) + c)
+    return out
+
+
+def loses_table(tables, alpha):
+    """Every comparison in the tables that the registered rule calls LOSES
+    (x worse than y: lower is better for every metric)."""
+    lines = ["| family | metric | x vs y | ratio x/y (HL) or difference | 95% CI | Mann-Whitney p | registered target |",
+             "|---|---|---|---|---|---|---|"]
+    prereg = json.load(open(os.path.join(A.HERE, "prereg-stack.json")))
+    reg = {(t["table"], t["metric"], t.get("x"), t.get("y")): t["id"] for t in prereg["targets"]}
+    back = {v: k for k, v in list(ARMS.items()) + list(LAZY.items()) + list(IBOOT.items())}
+    for fam, metric, what, x, y, v, est, lo, hi, p, is_ratio in all_comparisons(tables, alpha):
+        if v != "LOSES":
+            continue
+        lines.append("| %s | %s (%s) | %s vs %s | %s%s | %s .. %s | %s | %s |" % (
+            fam, metric, what, x, y, A.fmt(est), "" if is_ratio else " (difference)", fmt_b(lo), fmt_b(hi),
+            A.fmt_p(p), reg.get((fam, metric, back.get(x), back.get(y)), "no (table only)")))
+    return "\n".join(lines)
+
+
+def summary_lines(tables, alpha):
+    """The numbers the hand-written summaries quote that the tables do not
+    show as such (bench/analyze_stack.py --summary bench/results-stack)."""
+    L = []
+    w = L.append
+    w("Grace-period wait in userspace boot, all tasks (gp_ms), stock vs reported:")
+    for fam in FAMILIES:
+        rows = tables.get(fam, [])
+        s, r = A.values(rows, "stock", "gp_ms"), A.values(rows, "reported", "gp_ms")
+        if len(s) == 0 or len(r) == 0:
+            continue
+        est, lo, hi = A.hl_ci(r, s, log=True)
+        w("- %s: medians %s -> %s ms, stock/reported %.2fx (ratio of medians); HL ratio reported/stock %s "
+          "(CI %s .. %s), i.e. %.2fx (CI %.2f .. %.2f)" % (
+              fam, A.fmt(np.median(s)), A.fmt(np.median(r)), np.median(s) / np.median(r), A.fmt(est), A.fmt(lo),
+              A.fmt(hi), 1 / est, 1 / hi, 1 / lo))
+    w("")
+    w("Number of grace-period waits in userspace boot (gp_n), reported vs stock:")
+    for fam in FAMILIES:
+        rows = tables.get(fam, [])
+        s, r = A.values(rows, "stock", "gp_n"), A.values(rows, "reported", "gp_n")
+        if len(s) == 0 or len(r) == 0:
+            continue
+        est, lo, hi = A.hl_ci(r, s, log=True)
+        w("- %s: medians %s -> %s (%+.1f %%); HL ratio %s (CI %s .. %s), %+.1f %% (CI %+.1f .. %+.1f %%); "
+          "Mann-Whitney p = %s" % (
+              fam, A.fmt(np.median(s)), A.fmt(np.median(r)), 100 * (np.median(r) / np.median(s) - 1), A.fmt(est),
+              A.fmt(lo), A.fmt(hi), 100 * (est - 1), 100 * (lo - 1), 100 * (hi - 1), A.fmt_p(A.mwu(r, s))))
+    w("")
+    w("Reported vs the other arms under the registered rule, per family (gp_ms, crit_gp_ms, startup_s, "
+      "default_target_s):")
+    for fam in FAMILIES:
+        for metric in ("gp_ms", "crit_gp_ms", "startup_s", "default_target_s"):
+            for y in ("stock", "knobs", "expedited"):
+                c = classify(tables.get(fam, []), "reported", y, metric, alpha)
+                if c:
+                    v, est, lo, hi, p, _ = c
+                    w("- %s %s reported vs %s: %s %s (CI %s .. %s, p = %s)" % (
+                        fam, metric, y, v, A.fmt(est), fmt_b(lo), fmt_b(hi), A.fmt_p(p)))
+    w("")
+    w("Paired by round (-icount; exploratory), both ways:")
+    for fam in ("i262", "i252"):
+        rows = tables.get(fam, [])
+        for metric in ("gp_ms", "startup_s"):
+            for y in ("stock", "knobs", "expedited"):
+                bx = {r["round"]: float(r[metric]) for r in rows if r["arm"] == "reported"}
+                by = {r["round"]: float(r[metric]) for r in rows if r["arm"] == y}
+                d = [bx[k] - by[k] for k in bx if k in by]
+                if d:
+                    w("- %s %s: reported lower than %s in %d of %d rounds, higher in %d, equal in %d" % (
+                        fam, metric, y, sum(v < 0 for v in d), len(d), sum(v > 0 for v in d),
+                        sum(v == 0 for v in d)))
+    w("")
+    rows = tables.get("i262", [])
+    st = A.values(rows, "stock", "startup_s")
+    if len(st):
+        w("-icount, seed to seed: the stock arm's userspace boot (i262, one boot per round date) ranges "
+          "%.2f .. %.2f s (%.2f s; 5th-95th percentile %.2f s; IQR %.2f s) over %d round dates." % (
+              st.min(), st.max(), st.max() - st.min(), np.percentile(st, 95) - np.percentile(st, 5),
+              np.percentile(st, 75) - np.percentile(st, 25), len(st)))
+        same = [r for r in rows if r["arm"] == "stock" and r["round"] == "3"]
+        if same:
+            w("Round 3's stock boot in the committed data: FinishTimestampMonotonic %s us (its re-boot with the "
+              "same date is not in the committed data)." % same[0]["FinishTimestampMonotonic"])
+    fork = A.load_table(os.path.join(A.HERE, "results-cgroup"), "fork")
+    if fork:
+        f, s = A.values(fork, "favordynmods", "after_med_ms"), A.values(fork, "stock", "after_med_ms")
+        est, lo, hi = A.hl_ci(f, s, log=True)
+        w("")
+        w("bench/results-cgroup (workload 5), fork+exit after boot, cgroup_favordynmods=1 vs stock: HL ratio %s "
+          "(CI %s .. %s), Mann-Whitney p = %s" % (A.fmt(est), A.fmt(lo), A.fmt(hi), A.fmt_p(A.mwu(f, s))))
+    return L
 
 
 def sget(setup, key):
@@ -307,41 +459,51 @@ def cmd_report(out):
         verdicts.append((t, v))
         w("| %s: %s | **%s** | %s |" % (t["id"], t["text"], v, d))
     w("")
+    w("## Every comparison that the registered rule calls LOSES\n")
+    w("The rule of bench/prereg-stack.json (\"classify\": x LOSES to y if the 95%% CI of the "
+      "Hodges-Lehmann ratio x/y, or difference x-y where a value is 0, lies above 1 (0) and Mann-Whitney "
+      "p < %s; lower is better for every metric) applied to every comparison in the tables below, "
+      "registered target or not. Only the registered targets above were fixed before the data; the "
+      "others are listed so that no loss is left out, and about %d comparisons at alpha = %s "
+      "without a multiplicity correction yield some by chance.\n" % (
+          prereg["alpha"], len(all_comparisons(tables, prereg["alpha"])), prereg["alpha"]))
+    w(loses_table(tables, prereg["alpha"]) + "\n")
     w("## Against the existing knobs, plainly\n")
-    for t, v in verdicts:
-        if t.get("test") == "classify" and "knobs" in (t["x"], t["y"]):
-            w("- %s: the series **%s** the knobs (%s)." % (
-                t["text"].split(":")[0] + ", " + prereg["metrics"][t["metric"]].split(" (")[0].split(",")[0],
-                {"BEATS": "beats", "MATCHES": "only matches", "LOSES": "loses to"}.get(v, v),
-                t["metric"]) if t["x"] == "reported" else
-              "- %s: the knobs vs stock after boot: %s (%s)." % (t["text"].split(":")[0], v, t["metric"]))
-    w("- What the knobs cannot do at all: hurry lazy RCU callbacks until boot has ended (section *Lazy "
-      "callbacks*), and end boot mode when the init system says so rather than when a unit an admin "
-      "wrote runs. What they cost that the series does not: cgroup_favordynmods stays on for good on "
-      "6.18+ (fork/exit on the slow path for the life of the system; bench/results-cgroup measured it), "
-      "and every grace period is expedited until that unit runs.\n")
+    w("The registered rule on each comparison of the reported arm with the knobs (registered targets "
+      "and table-only comparisons alike):\n")
+    for fam in FAMILIES:
+        for metric, word in (("gp_ms", "grace-period wait, all tasks"), ("crit_gp_ms", "on the critical chain"),
+                             ("startup_s", "userspace boot time"),
+                             ("default_target_s", "time to the default target")):
+            c = classify(tables.get(fam, []), "reported", "knobs", metric, prereg["alpha"])
+            if not c:
+                continue
+            v, est, lo, hi, p, is_ratio = c
+            reg = [t["id"] for t in prereg["targets"] if (t["table"], t["metric"], t.get("x"), t.get("y"))
+                   == (fam, metric, "reported", "knobs")]
+            w("- %s, %s: reported **%s** the knobs (%s %s, CI %s .. %s, p = %s; %s)." % (
+                FAMILIES[fam], word, {"BEATS": "beats", "MATCHES": "matches", "LOSES": "loses to"}[v],
+                "ratio" if is_ratio else "difference", A.fmt(est), fmt_b(lo), fmt_b(hi), A.fmt_p(p),
+                "registered target " + reg[0] if reg else "table only, not a registered target"))
+    w("- Not compared with the knobs at all: lazy callbacks (the lazy runs have a stock and a reported arm, "
+      "no knobs arm), and what `cgroup_favordynmods=true` costs after boot. On 7.3 it cannot be switched "
+      "fully off once on (kernel/cgroup/cgroup.c: \"per threadgroup rwsem mechanism can't be disabled\"), "
+      "but its cost is not measured: workload 5 (bench/results-cgroup) found no resolvable difference in "
+      "fork+exit after boot with it vs stock under TCG (see *Numbers the summaries quote*).\n")
+    w("## Numbers the summaries quote\n")
+    w("Printed by `bench/analyze_stack.py --summary bench/results-stack` from the committed CSVs (and "
+      "bench/results-cgroup/fork.csv for the last line).\n")
+    text.extend(summary_lines(tables, prereg["alpha"]))
+    w("")
     for fam, title in FAMILIES.items():
         rows = tables[fam]
         if not rows:
             continue
         arms = [a for a in ARMS if any(r["arm"] == a for r in rows)]
         w("## %s\n" % title)
-        for metric, unit, what in (("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
-                                   ("gp_n", "", "grace-period waits (count)"),
-                                   ("crit_gp_ms", "ms", "the part of it on the critical chain (a lower bound, see the notes)"),
-                                   ("pid1_gp_ms", "ms", "PID 1's part"),
-                                   ("proc_gp_ms", "ms", "the part waited by processes (not kernel threads)"),
-                                   ("modal_gp_ms", "ms", "the part boot mode can change (outermost call not already *_expedited)"),
-                                   ("unknown_caller_ms", "ms", "the part whose stack was lost (caller ?)"),
-                                   ("startup_s", "s", "userspace boot time (FinishTimestamp - UserspaceTimestamp)"),
-                                   ("default_target_s", "s", "userspace time to the default target"),
-                                   ("finish_after_default_s", "s", "from the default target to FinishTimestamp"),
-                                   ("after_exp", "", "expedited grace periods in 5 s after boot, under load"),
-                                   ("after_ipi", "", "expedited-GP IPIs in those 5 s")):
+        for metric, unit, what in FAM_METRICS:
             w("### %s\n" % what)
-            text.extend(A.metric_section(rows, arms, [("reported", "stock"), ("reported", "knobs"),
-                                                      ("reported", "expedited"), ("knobs", "stock")],
-                                         metric, unit, log=True, labels=ARMS))
+            text.extend(A.metric_section(rows, arms, FAM_PAIRS, metric, unit, log=True, labels=ARMS))
         if fam.startswith("i"):
             w("### Paired by round (exploratory)\n")
             w("Under -icount the arms of one round boot from the same RTC date, so the same kernel "
@@ -366,13 +528,7 @@ def cmd_report(out):
           "each callback's wait; callbacks queued between UserspaceTimestamp and FinishTimestamp count.\n")
         w("Paired by round (exploratory):\n")
         w(paired_table(tables["lazy"], [("reported", "stock")], ["lz_med_ms", "lazy_peak", "startup_s"]) + "\n")
-        for metric, unit, what in (("lz_med_ms", "ms", "median callback wait, per boot"),
-                                   ("lz_p90_ms", "ms", "90th percentile callback wait, per boot"),
-                                   ("lazy_peak", "", "callbacks pending at most"),
-                                   ("lazy_mean", "", "callbacks pending on average over userspace boot"),
-                                   ("lazy_queued", "", "callbacks queued in userspace boot"),
-                                   ("lazy_never_invoked", "", "queued in userspace boot, not invoked when the trace was read (censored)"),
-                                   ("startup_s", "s", "userspace boot time")):
+        for metric, unit, what in LAZY_METRICS:
             w("### %s\n" % what)
             text.extend(A.metric_section(tables["lazy"], list(LAZY), [("reported", "stock")], metric, unit,
                                          labels=LAZY))
@@ -412,6 +568,13 @@ def cmd_report(out):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--report":
         cmd_report(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--summary":
+        out = sys.argv[2]
+        alpha = json.load(open(os.path.join(A.HERE, "prereg-stack.json")))["alpha"]
+        tables = {k: A.load_table(out, k) for k in ("i262", "s262", "i252", "lazy", "iboot")}
+        print("\n".join(summary_lines(tables, alpha)))
+        print("\nEvery comparison in the report's tables that the registered rule calls LOSES:\n")
+        print(loses_table(tables, alpha))
     elif len(sys.argv) >= 3:
         cmd_parse(sys.argv[1:-1], sys.argv[-1])
         cmd_report(sys.argv[-1])

@@ -76,7 +76,7 @@ NICE=${NICE:--10} FORKS=${FORKS:-2000}
 PY=/usr/bin/python3 # Debian's, with the packages from bench/DEPS
 
 mapfile -t deps < <(grep -v '^#' "$TOP/bench/DEPS")
-need_packages "${deps[@]}" qemu-system-x86 busybox-static cpio
+need_packages "${deps[@]}" qemu-system-x86 busybox-static cpio xz-utils
 [ -f "$BUILD/bzImage" ] || die "no $BUILD/bzImage: make kernel first"
 [ -x "$BUILD/guest-bin/bench_guest" ] || die "no $BUILD/guest-bin/bench_guest: make guest-bin first"
 
@@ -388,6 +388,21 @@ for kind in "${kinds[@]}"; do
 done
 note wall_clock_boots "$((SECONDS / 60)) min $((SECONDS % 60)) s for this invocation's boots"
 note date_end "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+# Every boot's console log, xz-compressed, next to the CSVs, with this
+# invocation's runs.csv and setup.txt: OUT/logs/NAME is a WORKDIR that
+# bench/analyze*.py read again (they open LOG.xz where LOG is gone).
+keep=$OUT/logs/$(basename "$WORK")
+mkdir -p "$keep/logs"
+cp "$runs" "$setup" "$keep/"
+for f in "$WORK"/logs/*.log; do
+	[ -e "$f" ] || continue
+	z=$keep/logs/${f##*/}.xz
+	[ -f "$z" ] && [ ! "$f" -nt "$z" ] && continue # kept already (RESUME)
+	nice -n 19 xz -T1 -c "$f" >"$z.tmp"
+	mv "$z.tmp" "$z"
+done
+log "console logs: ${keep#"$TOP"/}/logs/ (xz)"
 
 log "analysis"
 if [ "$WORKLOADS" = 5 ]; then
