@@ -50,8 +50,8 @@ for i in "${!slugs[@]}"; do
 	   (GIT_INDEX_FILE=$idx git_tree apply --cached "$TOP/kernel/patches/$slug.patch" 2>/dev/null) &&
 	   [ "$(GIT_INDEX_FILE=$idx git_tree write-tree)" = "$(git_tree rev-parse "$c^{tree}")" ]; then
 		rm -f "$out" "$out.tmp"	# the base patch does it: no variant
-	elif [ -s "$out.tmp" ]; then
-		mv "$out.tmp" "$out"
+	elif [ -s "$out.tmp" ] || { [ "$KERNEL" != "$KERNEL_MAIN" ] && [ -f "$TOP/kernel/patches/$slug.patch" ]; }; then
+		mv "$out.tmp" "$out"	# empty: the step does nothing on this kernel
 	else
 		rm -f "$out" "$out.tmp"
 	fi

@@ -40,7 +40,9 @@ commit_step() {
 	while [ $# -gt 0 ]; do
 		src=$1 dst=$2
 		shift 2
-		if [ "$dst" = - ]; then
+		if [ "$dst" = - ] && [ ! -s "$TOP/$src" ]; then
+			:	# an empty variant: the step has nothing to do on this kernel
+		elif [ "$dst" = - ]; then
 			GIT_INDEX_FILE=$idx git_tree apply --cached --whitespace=error-all "$TOP/$src" ||
 				die "$src does not apply"
 		else
@@ -62,7 +64,8 @@ while read -r a b; do
 	else
 		# Another kernel: kernel/patches-$KERNEL/NAME.patch, where it exists,
 		# replaces kernel/patches/NAME.patch (other context, and the
-		# adaptations of the step's new files to that kernel's APIs).
+		# adaptations of the step's new files to that kernel's APIs); an
+		# empty one says that kernel lacks what the patch changes.
 		variant=${a/#kernel\/patches\//kernel/patches-$KERNEL/}
 		[ -z "$b" ] && [ "$KERNEL" != "$KERNEL_MAIN" ] && [ -f "$TOP/$variant" ] && a=$variant
 		files+=("$a" "${b:--}")
