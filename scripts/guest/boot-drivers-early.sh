@@ -2,6 +2,7 @@
 # while udev still loads modules): the end of userspace boot comes before
 # both stock deadlines, so both keep them, as on a stock kernel.
 # append: user_booted_reported fw_devlink.sync_state=timeout
+# flavour: qemu
 . /ub/lib.sh
 . /ub/drivers-lib.sh
 

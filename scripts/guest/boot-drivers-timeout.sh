@@ -4,6 +4,7 @@
 # fallback (the later of the stock timeout and the end of boot); the unused
 # regulator goes off at its stock 30 s, which comes after the fallback.
 # append: user_booted_reported sysctl.kernel.user_booted_timeout=20 fw_devlink.sync_state=timeout
+# kernels: 7.3 6.12
 . /ub/lib.sh
 . /ub/drivers-lib.sh
 
