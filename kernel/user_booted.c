@@ -221,12 +221,16 @@ EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
  * @nb: notifier to call when userspace boot ends
  *
  * For cleanup that a subsystem does on a timer of its own (unused
- * regulators off, forced sync_state()): call it from the timer; if it
- * returns true, skip the cleanup and do it from @nb's callback instead.
- * user_booted so only ever makes such cleanup later, never earlier: before
- * init is launched, without a report expected, and once boot has ended,
- * this returns false and the timer acts as it always did.  Call it once per
- * @nb; the callback rules of user_booted_register_notifier() apply.
+ * regulators off, forced sync_state()): call it from the timer's work item
+ * when the timer expires; if it returns true, skip the cleanup and do it
+ * from @nb's callback instead.  Such cleanup is then only ever later than
+ * the timer, never earlier: before init is launched, without a report
+ * expected, and once boot has ended, this returns false and the timer acts
+ * as it always did.
+ *
+ * Process context only; not from a user_booted callback, nor under a lock
+ * that a subscriber takes (see user_booted_register_notifier()).  Call it
+ * once per @nb: registering @nb twice is a bug the notifier core warns of.
  *
  * Return: true if init was launched, is expected to report, and has not
  * yet ended userspace boot: @nb is registered and will be told.  false
@@ -243,7 +247,6 @@ bool user_booted_defer(struct notifier_block *nb)
 	mutex_unlock(&user_booted_lock);
 	return defer;
 }
-EXPORT_SYMBOL_GPL(user_booted_defer);
 
 /* End userspace boot: tell the subscribers, log, wake pollers. */
 static void user_booted_end_locked(enum user_booted_reason reason)
@@ -342,8 +345,9 @@ void user_booted_init_launched(void)
  */
 static bool user_booted_may_write(void)
 {
-	return capable(CAP_SYS_ADMIN) &&
-	       task_active_pid_ns(current) == &init_pid_ns;
+	/* The namespace first: a refused write is no use of CAP_SYS_ADMIN. */
+	return task_active_pid_ns(current) == &init_pid_ns &&
+	       capable(CAP_SYS_ADMIN);
 }
 
 /* Exactly "1" or "1\n" at offset 0: anything else is a mistake worth an error. */
