@@ -173,9 +173,19 @@ else
 			enabled "${cfg%%)*}" && objs+=("${f%.c}.o") ;;
 		esac
 	done
+	# The objects and their .cmd files as the normal build made them: put
+	# back afterwards, or the next make kernel (make run) would see W=1's
+	# command lines, rebuild them and relink everything.
+	keep=$(mktemp -d)
+	for o in "${objs[@]}"; do
+		for f in "$o" "$(dirname "$o")/.$(basename "$o").cmd"; do
+			[ -e "$OBJ/$f" ] && mkdir -p "$keep/$(dirname "$f")" && cp -p "$OBJ/$f" "$keep/$f"
+		done
+	done
 	timeout 600 make -s -C "$TREE" O="$OBJ" CC="ccache gcc" W=1 C=2 "${objs[@]}" \
 		> "$OUT/w1-sparse.log" 2>&1
 	rc=$?
+	cp -pr "$keep/." "$OBJ/" && rm -rf "$keep"
 	# Upstream RCU files have sparse warnings of their own (context
 	# imbalances): only findings on lines the series adds count.
 	git -C "$TREE" diff -U0 base series > "$OUT/series.diff"
