@@ -10,7 +10,8 @@
 #
 # and prints the totals and the callers with the longest total wait:
 #
-#   userspace boot (ended: reported) waited for 31 RCU/SRCU grace periods, 31 expedited, 5 ms in all; init waited for 30, 4 ms
+#   userspace boot (ended: reported) waited for 31 RCU/SRCU grace periods,
+#   31 expedited, 5 ms in all; init waited for 30, 4 ms   (one line)
 #     27 waits, 3861 us: cgroup_procs_write_start
 #
 # Counted: the part of each wait between init launch (the user_booted
@@ -35,7 +36,10 @@ done
 shift $((OPTIND - 1))
 trace=${1:-/sys/kernel/tracing/trace}
 
-awk -v top="$top" -v wrappers="^(synchronize_(rcu|srcu)(_expedited)?|rcu_sync_enter|percpu_down_write|trace_.*|__traceiter_.*$extra)\$" '
+wrappers="synchronize_(rcu|srcu)(_expedited)?|rcu_sync_enter|percpu_down_write"
+wrappers="^($wrappers|trace_.*|__traceiter_.*$extra)\$"
+
+awk -v top="$top" -v wrappers="$wrappers" '
 # One event line: "comm-pid [cpu] flags ts: event: fields"
 /-[0-9]+ +(\([ 0-9-]*\) +)?\[[0-9]+\] .* [0-9]+\.[0-9]+: / {
 	cur = 0
@@ -96,8 +100,10 @@ END {
 		if (e_init[i]) { iwaits++; itotal += ns }
 		cw[who]++; cns[who] += ns
 	}
-	printf "userspace boot (ended: %s) waited for %d RCU/SRCU grace periods, %d expedited, %d ms in all; init waited for %d, %d ms\n", \
-		reason, waits, nexp, total / 1e6 + 0.5, iwaits, itotal / 1e6 + 0.5
+	printf "userspace boot (ended: %s) waited for %d RCU/SRCU grace periods, ", \
+		reason, waits
+	printf "%d expedited, %d ms in all; init waited for %d, %d ms\n", \
+		nexp, total / 1e6 + 0.5, iwaits, itotal / 1e6 + 0.5
 	for (k = 0; k < top; k++) {
 		best = ""
 		for (who in cns)
