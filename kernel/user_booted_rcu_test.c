@@ -1,90 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit test of RCU's user_booted subscriber, on the running system: load it
- * while userspace boots and again after, and it checks the mode RCU is in.
- * A missed or doubled drop of the boot-time nesting shows here, since the
- * nestings are then nonzero after boot.
+ * KUnit test of the policy of rcupdate.rcu_user_booted: whether RCU keeps
+ * its boot mode until userspace has booted, for every value of the knob
+ * and every boot.  It depends on nothing the running system says, so it
+ * tests the same built in or as a module, before or after the report.
+ *
+ * When RCU actually drops boot mode (expedited grace periods, hurried
+ * callbacks, rcu_normal_after_boot) is checked on real boots, from
+ * userspace: the rcu:rcu_synchronize tracepoint says whether a
+ * synchronize_rcu() was expedited, /sys/kernel/rcu_normal whether
+ * rcu_normal_after_boot has applied.
  */
 
 #include <kunit/test.h>
-#include <linux/moduleparam.h>
-#include <linux/user_booted.h>
 
 #include "rcu/rcu.h"
 
-/*
- * What the boot's command line asked for, told by the harness, since the
- * knobs are private to RCU: rcupdate.rcu_expedited=1 (as Android boots),
- * and whether RCU keeps its boot mode until userspace has booted (not by
- * default with nohz_full= or rcupdate.rcu_normal_after_boot=1).
- */
-static bool admin_expedites;
-module_param(admin_expedites, bool, 0444);
-MODULE_PARM_DESC(admin_expedites, "booted with rcupdate.rcu_expedited=1");
-static bool follows = true;
-module_param(follows, bool, 0444);
-MODULE_PARM_DESC(follows, "RCU is to keep boot mode until userspace has booted");
-static bool normal_after_boot;
-module_param(normal_after_boot, bool, 0444);
-MODULE_PARM_DESC(normal_after_boot, "booted with rcupdate.rcu_normal_after_boot=1");
+static const struct rcu_user_booted_case {
+	const char *name;
+	int knob;		/* rcupdate.rcu_user_booted */
+	bool report_expected;	/* user_booted_reported */
+	bool nohz_full;
+	bool normal_after_boot;	/* rcupdate.rcu_normal_after_boot, RT */
+	bool follows;
+} rcu_user_booted_cases[] = {
+	/* Without user_booted_reported, boot ends at init launch anyway. */
+	{ "unreported, auto",		-1, false, false, false, false },
+	{ "unreported, forced",		 1, false, false, false, false },
+	{ "unreported, forced, RT",	 1, false, false, true,  false },
+	/* Auto follows, unless nohz_full CPUs or RT want today's behaviour. */
+	{ "reported, auto",		-1, true,  false, false, true  },
+	{ "reported, auto, nohz_full",	-1, true,  true,  false, false },
+	{ "reported, auto, RT",		-1, true,  false, true,  false },
+	{ "reported, auto, both",	-1, true,  true,  true,  false },
+	/* 0 never follows. */
+	{ "reported, never",		 0, true,  false, false, false },
+	{ "reported, never, RT",	 0, true,  false, true,  false },
+	/* 1 follows even on nohz_full and RT systems. */
+	{ "reported, forced",		 1, true,  false, false, true  },
+	{ "reported, forced, nohz_full", 1, true,  true,  false, true  },
+	{ "reported, forced, RT",	 1, true,  false, true,  true  },
+	{ "reported, forced, both",	 1, true,  true,  true,  true  },
+	/* Any positive value is "1", as documented for the parameter. */
+	{ "reported, 2, RT",		 2, true,  false, true,  true  },
+};
 
-/* Tiny RCU never expedites: nothing to follow. */
-static int user_booted_rcu_test_init(struct kunit *test)
+static void rcu_user_booted_case_desc(const struct rcu_user_booted_case *c,
+				      char *desc)
 {
-	if (IS_ENABLED(CONFIG_TINY_RCU))
-		kunit_skip(test, "Tiny RCU has no boot-time expediting");
-	return 0;
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-static void expedited_and_hurried_while_userspace_boots(struct kunit *test)
-{
-	if (user_booted())
-		kunit_skip(test, "userspace boot has ended; load me before the report");
-	if (!user_booted_report_expected())
-		kunit_skip(test, "booted without user_booted_reported");
-	if (!follows)
-		kunit_skip(test, "RCU does not follow user_booted on this boot");
-	KUNIT_EXPECT_TRUE(test, rcu_gp_is_expedited());
-	if (IS_ENABLED(CONFIG_RCU_LAZY))
-		KUNIT_EXPECT_TRUE(test, rcu_async_should_hurry());
-}
+KUNIT_ARRAY_PARAM(rcu_user_booted, rcu_user_booted_cases,
+		  rcu_user_booted_case_desc);
 
-/* nohz_full, RT: boot mode ended at init launch, as it always did. */
-static void not_following_ends_boot_mode_at_launch(struct kunit *test)
+static void follows_user_booted(struct kunit *test)
 {
-	if (follows)
-		kunit_skip(test, "RCU follows user_booted on this boot");
-	KUNIT_EXPECT_EQ(test, rcu_gp_is_expedited(), admin_expedites);
-	if (IS_ENABLED(CONFIG_RCU_LAZY))
-		KUNIT_EXPECT_FALSE(test, rcu_async_should_hurry());
-	KUNIT_EXPECT_EQ(test, rcu_gp_is_normal(), normal_after_boot);
-}
+	const struct rcu_user_booted_case *c = test->param_value;
 
-static void normal_and_lazy_once_userspace_has_booted(struct kunit *test)
-{
-	if (!user_booted())
-		kunit_skip(test, "userspace still booting; load me after the report");
-	KUNIT_EXPECT_EQ(test, rcu_gp_is_expedited(), admin_expedites);
-	if (IS_ENABLED(CONFIG_RCU_LAZY))
-		KUNIT_EXPECT_FALSE(test, rcu_async_should_hurry());
-	KUNIT_EXPECT_EQ(test, rcu_gp_is_normal(), normal_after_boot);
-	KUNIT_EXPECT_TRUE(test, rcu_inkernel_boot_has_ended());
+#ifdef CONFIG_TINY_RCU
+	kunit_skip(test, "Tiny RCU has no boot-time expediting (%s)", c->name);
+#else
+	KUNIT_EXPECT_EQ(test, rcu_user_booted_follows(c->knob, c->report_expected,
+						      c->nohz_full,
+						      c->normal_after_boot),
+			c->follows);
+#endif
 }
 
 static struct kunit_case user_booted_rcu_test_cases[] = {
-	KUNIT_CASE(expedited_and_hurried_while_userspace_boots),
-	KUNIT_CASE(not_following_ends_boot_mode_at_launch),
-	KUNIT_CASE(normal_and_lazy_once_userspace_has_booted),
+	KUNIT_CASE_PARAM(follows_user_booted, rcu_user_booted_gen_params),
 	{}
 };
 
 static struct kunit_suite user_booted_rcu_test_suite = {
 	.name = "user_booted_rcu",
-	.init = user_booted_rcu_test_init,
 	.test_cases = user_booted_rcu_test_cases,
 };
 
 kunit_test_suite(user_booted_rcu_test_suite);
 
-MODULE_DESCRIPTION("KUnit test of RCU's user_booted subscriber");
+MODULE_DESCRIPTION("KUnit test of RCU's rcu_user_booted policy");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

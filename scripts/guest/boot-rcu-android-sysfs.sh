@@ -4,10 +4,10 @@
 # expedites, and the report ends that.
 # append: user_booted_reported rcupdate.rcu_expedited=1
 . /ub/lib.sh
-. /ub/kunit-lib.sh
+. /ub/boot-rcu-lib.sh
 echo 0 > /sys/kernel/rcu_expedited
 check "/sys/kernel/rcu_expedited reads 0 after the write" [ "$(cat /sys/kernel/rcu_expedited)" = 0 ]
-kunit_run user_booted_rcu_test user_booted_rcu
+rcu_check_mode
 echo 1 > $sysctl_path
-kunit_run user_booted_rcu_test user_booted_rcu
+rcu_check_mode
 tap_done

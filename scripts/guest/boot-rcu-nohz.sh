@@ -5,11 +5,11 @@
 # flavour: debug
 # append: user_booted_reported nohz_full=1
 . /ub/lib.sh
-. /ub/kunit-lib.sh
+. /ub/boot-rcu-lib.sh
 check "nohz_full is active on CPU 1" [ "$(cat /sys/devices/system/cpu/nohz_full)" = 1 ]
 check "RCU announces that boot mode ends at init launch (nohz_full)" \
 	sh -c "dmesg | grep -q 'rcu: boot-time expediting ends at init launch (nohz_full)'"
-kunit_run user_booted_rcu_test user_booted_rcu follows=0
+rcu_check_mode follows=0
 echo 1 > $sysctl_path
-kunit_run user_booted_rcu_test user_booted_rcu follows=0
+rcu_check_mode follows=0
 tap_done

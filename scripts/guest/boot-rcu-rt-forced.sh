@@ -3,10 +3,10 @@
 # boots, normal grace periods only after the report.
 # append: user_booted_reported rcupdate.rcu_normal_after_boot=1 rcupdate.rcu_user_booted=1
 . /ub/lib.sh
-. /ub/kunit-lib.sh
+. /ub/boot-rcu-lib.sh
 check "RCU announces that boot mode lasts until userspace has booted" \
 	sh -c "dmesg | grep -q 'rcu: boot-time expediting lasts until userspace has booted'"
-kunit_run user_booted_rcu_test user_booted_rcu normal_after_boot=1
+rcu_check_mode normal_after_boot=1
 echo 1 > $sysctl_path
-kunit_run user_booted_rcu_test user_booted_rcu normal_after_boot=1
+rcu_check_mode normal_after_boot=1
 tap_done

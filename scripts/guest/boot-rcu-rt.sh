@@ -3,10 +3,10 @@
 # grace periods are normal from there, with no wait for a report.
 # append: user_booted_reported rcupdate.rcu_normal_after_boot=1
 . /ub/lib.sh
-. /ub/kunit-lib.sh
+. /ub/boot-rcu-lib.sh
 check "RCU announces that boot mode ends at init launch (rcu_normal_after_boot)" \
 	sh -c "dmesg | grep -q 'rcu: boot-time expediting ends at init launch (rcu_normal_after_boot)'"
-kunit_run user_booted_rcu_test user_booted_rcu follows=0 normal_after_boot=1
+rcu_check_mode follows=0 normal_after_boot=1
 echo 1 > $sysctl_path
-kunit_run user_booted_rcu_test user_booted_rcu follows=0 normal_after_boot=1
+rcu_check_mode follows=0 normal_after_boot=1
 tap_done

@@ -1,9 +1,10 @@
-# Without user_booted_reported RCU is stock: boot mode ended at init launch.
-# append:
+# Without user_booted_reported RCU is stock: boot mode ended at init launch,
+# and the grace-period recipe has no userspace boot to account for.
+# append: trace_event=rcu:rcu_synchronize,user_booted:user_booted
 . /ub/lib.sh
-. /ub/kunit-lib.sh
+. /ub/boot-rcu-lib.sh
 check "boot ended at init launch" [ "$(cat $sysctl_path)" = 1 ]
-kunit_run user_booted_rcu_test user_booted_rcu
-check "no userspace boot report without user_booted_reported" \
-	sh -c "! dmesg | grep -q 'rcu: userspace boot'"
+rcu_check_mode
+check "the boot-waits recipe prints nothing on an unreported boot" \
+	[ -z "$(sh /ub/boot-rcu-waits.sh)" ]
 tap_done

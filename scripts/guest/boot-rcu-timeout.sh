@@ -1,11 +1,13 @@
-# RCU drops boot mode when the fallback timeout ends boot.
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=3
+# RCU drops boot mode when the fallback timeout ends boot, and the
+# grace-period recipe reports the boot as ended by the timeout.
+# append: user_booted_reported sysctl.kernel.user_booted_timeout=3 trace_event=rcu:rcu_synchronize,user_booted:user_booted
 . /ub/lib.sh
-. /ub/kunit-lib.sh
-kunit_run user_booted_rcu_test user_booted_rcu
+. /ub/boot-rcu-lib.sh
+rcu_check_mode
 i=0
 while [ "$(cat $sysctl_path)" = 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 check "timeout ended boot" [ "$(cat $sysctl_path)" = 1 ]
-kunit_run user_booted_rcu_test user_booted_rcu
-check "rcu boot report names the timeout" sh -c "dmesg | grep -q 'rcu: userspace boot (ended: timeout)'"
+rcu_check_mode
+check "the boot-waits recipe names the timeout" \
+	sh -c "sh /ub/boot-rcu-waits.sh | grep -q '^userspace boot (ended: timeout)'"
 tap_done

@@ -1,6 +1,6 @@
 # make run: a tiny "userspace boot" that reports its end to the kernel.
 # Booted with user_booted_reported: the kernel waits for this script.
-# append: user_booted_reported
+# append: user_booted_reported trace_event=rcu:rcu_synchronize,user_booted:user_booted trace_options=stacktrace trace_buf_size=2M
 # flavour: qemu
 . /ub/lib.sh
 say() { echo "demo: $*"; }
@@ -22,5 +22,8 @@ check "late subscriber told at once, reason reported" \
 
 echo
 echo "== timeline (kernel log) =="
-dmesg | grep -E 'Run /init as init process|user_booted(_subscriber)?: |rcu: userspace boot' | sed 's/^/  /'
+dmesg | grep -E 'Run /init as init process|user_booted(_subscriber)?: ' | sed 's/^/  /'
+echo
+echo "== grace-period waits of userspace boot (rcu:rcu_synchronize, tools/rcu/rcu-boot-waits.sh) =="
+mount -t tracefs nodev /sys/kernel/tracing && sh /ub/boot-rcu-waits.sh -n 5 | sed 's/^/  /'
 tap_done
