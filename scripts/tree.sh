@@ -44,7 +44,9 @@ commit_step() {
 			GIT_INDEX_FILE=$idx git_tree apply --cached --whitespace=error-all "$TOP/$src" ||
 				die "$src does not apply"
 		else
-			blob=$(git_tree hash-object -w "$TOP/$src")
+			# The version this step introduces (later steps' changes undone).
+			step_file "$slug" "$src" "$dst" > "$idx.file" || die "$src: no version for step $slug"
+			blob=$(git_tree hash-object -w "$idx.file")
 			GIT_INDEX_FILE=$idx git_tree update-index --add --cacheinfo "100644,$blob,$dst"
 		fi
 	done
