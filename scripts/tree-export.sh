@@ -10,7 +10,8 @@
 # A backport (KERNEL=6.12, 6.1): new files stay as the base has them; the
 # step's changes to upstream files and to those new files become
 # kernel/patches-$KERNEL/SLUG.patch, or no variant if the base patch is
-# exactly what the step did.
+# exactly what the step did, or an empty variant if the step changes
+# nothing on that kernel.
 set -eu
 . "$(dirname "$0")/lib.sh"
 git_tree() { git -C "$TREE" "$@"; }
@@ -59,6 +60,8 @@ for i in "${!slugs[@]}"; do
 		rm -f "$out" "$out.tmp"	# the base patch does it: no variant
 	elif [ -s "$out.tmp" ]; then
 		mv "$out.tmp" "$out"
+	elif [ "$KERNEL" != "$KERNEL_MAIN" ] && [ -f "$TOP/kernel/patches/$slug.patch" ]; then
+		mv "$out.tmp" "$out"	# empty: the step changes nothing on this kernel
 	else
 		rm -f "$out" "$out.tmp"
 	fi
