@@ -51,3 +51,26 @@ HOST_PACKAGES=(
 	ccache cpio xz-utils kmod perl python3 busybox-static qemu-system-x86 e2fsprogs
 )
 [ -n "$KERNEL_SUITE" ] || HOST_PACKAGES+=("linux-source-$KERNEL")
+
+# step_file SLUG SRC DST: the content (on stdout) of the new file SRC, which
+# lands as DST, in step SLUG of the base series.  The repository keeps the
+# final version of every new file; where a later step changes the file (its
+# kernel/patches/*.patch touches DST), those changes are undone here, last
+# step first, so that each step gets the version it introduced.
+step_file() {
+	local slug=$1 src=$2 dst=$3 tmp p
+	local later=()
+	mapfile -t later < <(awk -v s="$slug" '
+		$1 == "patch" { after = seen; if ($2 == s) seen = 1; next }
+		after && NF == 1 && $1 ~ /^kernel\/patches\/.*\.patch$/ { print $1 }' "$TOP/series.conf")
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/${dst%/*}"
+	cp "$TOP/$src" "$tmp/$dst"
+	for ((p = ${#later[@]} - 1; p >= 0; p--)); do
+		grep -qxF "+++ b/$dst" "$TOP/${later[p]}" || continue
+		(cd "$tmp" && git apply -R --include="$dst" "$TOP/${later[p]}") ||
+			{ rm -rf "$tmp"; die "${later[p]} does not undo on $src"; }
+	done
+	cat "$tmp/$dst"
+	rm -rf "$tmp"
+}

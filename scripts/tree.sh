@@ -40,13 +40,15 @@ commit_step() {
 	while [ $# -gt 0 ]; do
 		src=$1 dst=$2
 		shift 2
-		if [ "$dst" = - ] && [ ! -s "$TOP/$src" ]; then
-			:	# an empty variant: the step has nothing to do on this kernel
-		elif [ "$dst" = - ]; then
+		if [ "$dst" = - ]; then
+			# An empty variant: the step changes nothing on this kernel.
+			[ -s "$TOP/$src" ] || continue
 			GIT_INDEX_FILE=$idx git_tree apply --cached --whitespace=error-all "$TOP/$src" ||
 				die "$src does not apply"
 		else
-			blob=$(git_tree hash-object -w "$TOP/$src")
+			# The version this step introduces (later steps' changes undone).
+			step_file "$slug" "$src" "$dst" > "$idx.file" || die "$src: no version for step $slug"
+			blob=$(git_tree hash-object -w "$idx.file")
 			GIT_INDEX_FILE=$idx git_tree update-index --add --cacheinfo "100644,$blob,$dst"
 		fi
 	done
@@ -64,8 +66,7 @@ while read -r a b; do
 	else
 		# Another kernel: kernel/patches-$KERNEL/NAME.patch, where it exists,
 		# replaces kernel/patches/NAME.patch (other context, and the
-		# adaptations of the step's new files to that kernel's APIs); an
-		# empty one says that kernel lacks what the patch changes.
+		# adaptations of the step's new files to that kernel's APIs).
 		variant=${a/#kernel\/patches\//kernel/patches-$KERNEL/}
 		[ -z "$b" ] && [ "$KERNEL" != "$KERNEL_MAIN" ] && [ -f "$TOP/$variant" ] && a=$variant
 		files+=("$a" "${b:--}")
