@@ -2,6 +2,9 @@
 # make lint: the quality gates of the exported series, as TAP lines.
 # Exits non-zero if any gate fails.
 #
+#   - every script the Makefile, CI or a suite runs directly (not through
+#     bash, sh or python3) is committed executable (git mode 100755): a fresh
+#     clone could not run it otherwise
 #   - every patch of series.conf applies in order (scripts/tree.sh)
 #   - checkpatch.pl --strict is clean on every patch, except for findings
 #     that series/checkpatch-allow.txt lists with a justification
@@ -31,6 +34,79 @@ diag() { sed 's/^/# /' "$1"; }
 
 need_packages "${LINT_PACKAGES[@]}" || exit 1
 rm -rf "$OUT" && mkdir -p "$OUT"
+
+# Scripts run directly need git mode 100755, or a fresh clone fails with
+# "Permission denied".  Found where they are run: Makefile recipes, .ci/run,
+# the project's shell scripts (a path at a command's position: at the start,
+# after ;, &&, ||, |, !, $(, then/do/exec, VAR=value words, or test.sh's
+# "suite NAME"), meson's find_program().  "bash FILE" is not a direct run.
+python3 - "$TOP" > "$OUT/exec-bits.log" <<'PY'
+import glob, os, re, subprocess, sys
+top = sys.argv[1]
+modes = {}
+for line in subprocess.run(['git', '-C', top, 'ls-files', '-s'], capture_output=True,
+                           text=True, check=True).stdout.splitlines():
+    meta, path = line.split('\t', 1)
+    modes[path] = meta.split()[0]
+lead = (r'(?:^|[;&|({]|(?<!\[ )!|\b(?:then|do|else|exec|if|elif|while|until|time)\b|^\t@)\s*'
+        r'(?:[A-Za-z_]\w*=(?:"[^"]*"|[^\s"(]*)\s+)*(?:suite\s+\S+\s+)?')
+path = r'"?(\$TOP/|\$\(dirname "\$0"\)/|\$\$\(TOP\)/)?((?:scripts|bench|systemd-plugin|\.ci)/[\w./-]+|[\w-]+\.sh)'
+run = re.compile(lead + path)
+sources = ['Makefile', '.ci/run'] + sorted(
+    os.path.relpath(f, top) for f in glob.glob(top + '/scripts/*.sh') + glob.glob(top + '/bench/*.sh')
+    + glob.glob(top + '/systemd-plugin/tests/*.sh'))
+invoked = {}
+for src in sources:
+    try:
+        text = open(os.path.join(top, src)).read()
+    except FileNotFoundError:
+        continue
+    # Logical lines (continuations joined), numbered by their first line.
+    logical, no = [], 0
+    for i, phys in enumerate(text.split('\n'), 1):
+        if logical and logical[-1][1].endswith('\\'):
+            logical[-1] = (logical[-1][0], logical[-1][1][:-1] + ' ' + phys)
+        else:
+            logical.append((i, phys))
+    for no, line in logical:
+        # Quoted text is data (messages, sed scripts), unless it is the
+        # quoted path itself; then comments.
+        line = re.sub(r'"[^"]*"', lambda q: q.group(0) if re.match(
+            r'"(\$TOP/|\$\(dirname )', q.group(0)) else '""', line)
+        line = re.sub(r"'[^']*'", "''", line)
+        line = re.sub(r'(^|\s)#.*', '', line)
+        for m in run.finditer(line):
+            target = m.group(2)
+            # Relative to the source's directory when named from there.
+            if m.group(1) and 'dirname' in m.group(1):
+                target = os.path.normpath(os.path.join(os.path.dirname(src), target))
+            elif '/' not in target:
+                continue
+            if target in modes:
+                invoked.setdefault(target, '%s:%d' % (src, no))
+                if os.environ.get('LINT_SHOW_RUNS'):
+                    print('# %s:%d: %s' % (src, no, line.strip()), file=sys.stderr)
+for f in glob.glob(top + '/**/meson.build', recursive=True):
+    rel = os.path.relpath(f, top)
+    if rel.startswith('build/'):
+        continue
+    for m in re.finditer(r"find_program\('([^']+)'", open(f).read()):
+        target = os.path.normpath(os.path.join(os.path.dirname(rel), m.group(1)))
+        if target in modes:
+            invoked.setdefault(target, rel)
+for target, where in sorted(invoked.items()):
+    print('%s %s %s' % ('ok' if modes[target] == '100755' else 'BAD', target, where))
+PY
+if [ ! -s "$OUT/exec-bits.log" ]; then
+	not_ok "scripts run directly are executable in git: found none (the check is broken)"
+elif grep -q '^BAD' "$OUT/exec-bits.log"; then
+	not_ok "scripts run directly are executable in git (mode 100755)"
+	grep '^BAD' "$OUT/exec-bits.log" | while read -r _ f where; do
+		echo "# $f: run directly by $where, but committed without its exec bit (git update-index --chmod=+x $f)"
+	done
+else
+	ok "scripts run directly are executable in git (mode 100755): $(wc -l <"$OUT/exec-bits.log") of them"
+fi
 
 # (c) The series applies patch by patch.  tree.sh dies naming the patch.
 if "$TOP/scripts/tree.sh" > "$OUT/tree.log" 2>&1 &&
