@@ -25,5 +25,7 @@ echo "== timeline (kernel log) =="
 dmesg | grep -E 'Run /init as init process|user_booted(_subscriber)?: ' | sed 's/^/  /'
 echo
 echo "== grace-period waits of userspace boot (rcu:rcu_synchronize, tools/rcu/rcu-boot-waits.sh) =="
-mount -t tracefs nodev /sys/kernel/tracing && sh /ub/boot-rcu-waits.sh -n 5 | sed 's/^/  /'
+# The guest's init has mounted tracefs.
+[ -e /sys/kernel/tracing/trace ] || mount -t tracefs nodev /sys/kernel/tracing
+sh /ub/boot-rcu-waits.sh -n 5 | sed 's/^/  /'
 tap_done
