@@ -11,10 +11,7 @@
 . /ub/drivers-lib.sh
 
 load_fixtures
-wait_until 15 not_deferred
-d=$(minus "$(gave_up_time)" "$t_consumer")
-check "the consumer gave up on its supplier 10 s after its driver registered, as on stock ($d s)" \
-	in_range "$d" 9.5 11.5
+expect_stock_give_up
 check "while userspace still boots" not booted
 past_stock_timeout
 load_late_supplier

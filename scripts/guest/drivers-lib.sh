@@ -75,16 +75,22 @@ load_late_supplier() {
 	t_supplier=$(klog_time 'ub: loading user_booted_supplier')
 }
 
+# expect_stock_give_up: the consumer gives up on its missing supplier 10 s
+# after its driver registered, as on a stock kernel, whatever the boot.
+expect_stock_give_up() {
+	wait_until 15 not_deferred
+	d=$(minus "$(gave_up_time)" "$t_consumer")
+	check "the consumer gave up on its supplier 10 s after its driver registered, as on stock ($d s)" \
+		in_range "$d" 9.5 11.5
+}
+
 # expect_stock_timers: what a stock kernel does with the fixtures, whatever
 # this boot's parameters: the consumer gives up on its supplier 10 s after
 # its driver registered; the supplier whose driver userspace loads at 13 s
 # is bound, but not used, and its sync_state() is not forced (the timeout
 # came before it); the unused regulator goes off 30 s after late init.
 expect_stock_timers() {
-	wait_until 15 not_deferred
-	d=$(minus "$(gave_up_time)" "$t_consumer")
-	check "the consumer gave up on its supplier 10 s after its driver registered, as on stock ($d s)" \
-		in_range "$d" 9.5 11.5
+	expect_stock_give_up
 	past_stock_timeout
 	load_late_supplier
 	check "the late supplier is bound" [ -e /sys/bus/platform/devices/ub-supplier/driver ]
