@@ -4,9 +4,10 @@
  * kernel waits for a report of its end (kernel.user_booted), see
  * user-booted-generator(8) and systemd.generator(7).
  *
- * The per-boot decision only: user-booted.service is a normal unit, wanted by
- * user-booted.target once enabled, so enabling, disabling and masking it stay
- * the administrator's.  On the boots that need no report the generator writes
+ * The per-boot decision only, the one no unit condition can express (does
+ * the sysctl read 0?): user-booted.service is a normal unit, wanted by
+ * user-booted.target once enabled, so enabling, disabling and masking it
+ * (for one boot: systemd.mask=user-booted.service) stay the administrator's.  On the boots that need no report the generator writes
  * nothing at all, and user-booted.target, so the service too, stays out of
  * the boot.
  *
@@ -23,33 +24,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include <linux/user_booted.h>
 
-#include "write-close.h"
-
 #ifndef USER_BOOTED_UNIT_DIR
 #error "USER_BOOTED_UNIT_DIR must be set by the build"
 #endif
 
 #define TARGET		"user-booted.target"
-#define SERVICE		"user-booted.service"
-#define CMDLINE_SWITCH	"user_booted.auto"
 
 /*
  * The targets a boot ends in, as systemd-update-utmp-runlevel.service is hooked
  * (plus emergency.target): default.target (or whatever it is an alias of)
  * and those the runlevel words on the kernel command line select ("1",
- * "3", "5", "single", "emergency", ...).  The unit named by systemd.unit=
- * comes on top.  user-booted.service is ordered after all of these.
+ * "3", "5", "single", "emergency", ...); basic.target for a target of the
+ * system's own named by systemd.unit=, which is ordered after it.
+ * user-booted.service is ordered after all of these but basic.target.
  */
 static const char *const boot_targets[] = {
 	"default.target", "multi-user.target", "graphical.target",
-	"rescue.target", "emergency.target",
+	"rescue.target", "emergency.target", "basic.target",
 };
 
 static const char *root = "";	/* prefix for every absolute path read */
@@ -159,7 +156,11 @@ static int read_user_booted(void)
 	return v == USER_BOOTED_NO ? USER_BOOTED_NO : USER_BOOTED_YES;
 }
 
-/* $SYSTEMD_IN_INITRD is set for generators by systemd >= 251. */
+/*
+ * systemd >= 251 tells its generators whether they run in the initrd and
+ * what virtualization it detected (a user namespace counts as a container);
+ * older ones leave the flag files to look at.
+ */
 static bool in_initrd(void)
 {
 	const char *e = getenv("SYSTEMD_IN_INITRD");
@@ -169,140 +170,37 @@ static bool in_initrd(void)
 	return exists("/etc/initrd-release");
 }
 
-/* True unless uid_map is exactly the identity map of the initial user namespace. */
-static bool in_user_namespace(void)
+static bool in_container(void)
 {
-	unsigned int inside, outside, count;
-	char buf[256];
-	int end = 0;
+	const char *e = getenv("SYSTEMD_VIRTUALIZATION");
 
-	if (read_file("/proc/self/uid_map", buf, sizeof(buf)) < 0)
-		return false;	/* no user namespaces in this kernel */
-	if (sscanf(buf, "%u %u %u %n", &inside, &outside, &count, &end) != 3)
-		return true;
-	return !(inside == 0 && outside == 0 && count == UINT_MAX && buf[end] == '\0');
+	if (e)
+		return strncmp(e, "container:", strlen("container:")) == 0;
+	return exists("/run/systemd/container");
 }
 
 /*
- * The same signals systemd uses: $SYSTEMD_VIRTUALIZATION (systemd >= 251),
- * $container and /run/systemd/container from the container manager, and a
- * user namespace (the kernel would refuse the write there anyway).
+ * The log level as systemd's own generators take it: systemd.log_level= or
+ * "debug" on the kernel command line, then $SYSTEMD_LOG_LEVEL.
  */
-static bool in_container(void)
+static void set_log_level(void)
 {
+	static char buf[4096];
 	const char *e;
+	char *w, *save;
+	int r;
 
-	e = getenv("SYSTEMD_VIRTUALIZATION");
-	if (e && strncmp(e, "container:", strlen("container:")) == 0)
-		return true;
-	e = getenv("container");
-	if (e && *e)
-		return true;
-	return exists("/run/systemd/container") || in_user_namespace();
-}
-
-/* systemd's parse_boolean(). */
-static int parse_boolean(const char *v)
-{
-	static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
-	static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
-
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (strcasecmp(v, yes[i]) == 0)
-			return 1;
-		if (strcasecmp(v, no[i]) == 0)
-			return 0;
-	}
-	return -EINVAL;
-}
-
-/* The kernel and systemd treat '-' and '_' in parameter names alike. */
-static bool key_eq(const char *a, size_t alen, const char *b)
-{
-	if (alen != strlen(b))
-		return false;
-	for (size_t i = 0; i < alen; i++) {
-		char x = a[i] == '-' ? '_' : a[i];
-		char y = b[i] == '-' ? '_' : b[i];
-
-		if (x != y)
-			return false;
-	}
-	return true;
-}
-
-/* What the kernel command line says to us; the last occurrence wins. */
-struct cmdline {
-	bool enabled;			/* CMDLINE_SWITCH: absent or true */
-	const char *bad_switch;		/* an invalid CMDLINE_SWITCH word */
-	const char *unit;		/* systemd.unit= */
-	int log_level;			/* systemd.log_level=, "debug"; -1: unset */
-};
-
-/* Words are split on blanks outside double quotes, as the kernel does. */
-static void parse_cmdline(struct cmdline *c)
-{
-	static char buf[65536];
-	bool quoted = false;
-	char *p, *word;
-
-	*c = (struct cmdline){ .enabled = true, .log_level = -1 };
-	if (read_file("/proc/cmdline", buf, sizeof(buf)) < 0)
-		return;
-
-	for (p = buf; *p; ) {
-		char *eq, *out, *val;
-		size_t klen;
-		int r;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		if (!*p)
-			break;
-		/* Copy the word in place, dropping the quotes. */
-		for (word = out = p; *p; p++) {
-			if (*p == '"') {
-				quoted = !quoted;
-				continue;
-			}
-			if (!quoted && (*p == ' ' || *p == '\t' || *p == '\n'))
-				break;
-			*out++ = *p;
+	if (read_file("/proc/cmdline", buf, sizeof(buf)) == 0)
+		for (w = strtok_r(buf, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+			if (strcmp(w, "debug") == 0)
+				max_level = LOG_DEBUG;
+			else if (strncmp(w, "systemd.log_level=", 18) == 0 &&
+				 (r = parse_log_level(w + 18)) >= 0)
+				max_level = r;
 		}
-		if (*p)
-			p++;
-		*out = '\0';
-
-		eq = strchr(word, '=');
-		klen = eq ? (size_t)(eq - word) : strlen(word);
-		val = eq ? eq + 1 : NULL;
-		if (key_eq(word, klen, CMDLINE_SWITCH)) {
-			r = val ? parse_boolean(val) : 1;
-			if (r < 0)
-				c->bad_switch = word;
-			else
-				c->enabled = r;
-		} else if (key_eq(word, klen, "systemd.unit") && val) {
-			c->unit = val;
-		} else if (key_eq(word, klen, "systemd.log_level") && val) {
-			r = parse_log_level(val);
-			if (r >= 0)
-				c->log_level = r;
-		} else if (!val && strcmp(word, "debug") == 0) {
-			c->log_level = LOG_DEBUG;
-		}
-	}
-}
-
-/* A unit name we can put in a path and a unit file: no '/', no blanks. */
-static bool valid_unit_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > 255 || s[0] == '.' || !strchr(s, '.'))
-		return false;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			 "0123456789:-_.\\@") == n;
+	e = getenv("SYSTEMD_LOG_LEVEL");
+	if (e && parse_log_level(e) >= 0)
+		max_level = parse_log_level(e);
 }
 
 /* dir/unit.wants/TARGET -> the installed TARGET, replacing whatever was there. */
@@ -329,30 +227,8 @@ static int want_target(const char *dir, const char *unit)
 	return symlink(target, link) < 0 ? -errno : 0;
 }
 
-/* The unit file orders the service after boot_targets[]; this adds unit. */
-static int order_after(const char *dir, const char *unit)
-{
-	char d[PATH_MAX], path[PATH_MAX];
-	int fd, len;
-	char text[512];
-
-	len = snprintf(text, sizeof(text),
-		       "# Automatically generated by user-booted-generator, see user-booted-generator(8).\n"
-		       "# systemd.unit=%s on the kernel command line: report after it.\n"
-		       "[Unit]\nAfter=%s\n", unit, unit);
-	if (len >= (int)sizeof(text) || path_join(d, dir, SERVICE ".d") < 0 ||
-	    path_join(path, d, "50-boot-target.conf") < 0)
-		return -ENAMETOOLONG;
-	if (mkdir(d, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	return write_close(fd, text, len);
-}
-
 /* Why this boot needs no report, or NULL if it does. */
-static const char *nothing_to_report(const struct cmdline *c)
+static const char *nothing_to_report(void)
 {
 	int r = read_user_booted();
 
@@ -369,18 +245,14 @@ static const char *nothing_to_report(const struct cmdline *c)
 		return "this is the initrd, its startup is not the end of boot";
 	if (in_container())
 		return "this is a container, boot is the host's to end";
-	if (!c->enabled)
-		return "switched off by " CMDLINE_SWITCH "=0 on the kernel command line";
 	return NULL;
 }
 
 int main(int argc, char *argv[])
 {
-	struct cmdline c;
 	char rbuf[PATH_MAX];
-	const char *dest, *why, *e;
-	bool extra;
-	int r;
+	const char *why;
+	int r = 0;
 
 #ifdef USER_BOOTED_TEST
 	/* Test build only: read the system from a fake tree (tests/run-host-tests.sh). */
@@ -388,47 +260,24 @@ int main(int argc, char *argv[])
 		root = getenv("USER_BOOTED_ROOT");
 #endif
 	kmsg_fd = open(rooted(rbuf, "/dev/kmsg"), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
-
-	/* systemd's generators: the command line first, then $SYSTEMD_LOG_LEVEL. */
-	parse_cmdline(&c);
-	if (c.log_level >= 0)
-		max_level = c.log_level;
-	e = getenv("SYSTEMD_LOG_LEVEL");
-	if (e && parse_log_level(e) >= 0)
-		max_level = parse_log_level(e);
+	set_log_level();
 
 	if (argc < 2 || argc > 4) {
 		log_msg(LOG_ERR, "Expected 1 to 3 directory arguments, got %d", argc - 1);
 		return EXIT_FAILURE;
 	}
-	dest = argv[1];	/* the normal-priority directory */
-	if (c.bad_switch)
-		log_msg(LOG_WARNING, "Ignoring invalid %s", c.bad_switch);
-
-	why = nothing_to_report(&c);
+	why = nothing_to_report();
 	if (why) {
 		log_msg(LOG_DEBUG, "Nothing to report: %s", why);
 		return EXIT_SUCCESS;
 	}
-
-	extra = c.unit && valid_unit_name(c.unit);
-	for (size_t i = 0; extra && i < sizeof(boot_targets) / sizeof(boot_targets[0]); i++)
-		extra = strcmp(c.unit, boot_targets[i]) != 0;
-	if (c.unit && !valid_unit_name(c.unit))
-		log_msg(LOG_DEBUG, "Ignoring systemd.unit=%s: not a unit name", c.unit);
-
-	r = 0;
+	/* argv[1]: the normal-priority directory. */
 	for (size_t i = 0; r == 0 && i < sizeof(boot_targets) / sizeof(boot_targets[0]); i++)
-		r = want_target(dest, boot_targets[i]);
-	if (r == 0 && extra)
-		r = want_target(dest, c.unit);
-	if (r == 0 && extra)
-		r = order_after(dest, c.unit);
+		r = want_target(argv[1], boot_targets[i]);
 	if (r < 0) {
-		log_msg(LOG_ERR, "Failed to add %s to the boot targets in %s: %s", TARGET, dest, strerror(-r));
+		log_msg(LOG_ERR, "Failed to add %s to the boot targets in %s: %s", TARGET, argv[1], strerror(-r));
 		return EXIT_FAILURE;
 	}
-	log_msg(LOG_DEBUG, "The kernel waits for a report: added %s to the boot targets%s%s",
-		TARGET, extra ? " and " : "", extra ? c.unit : "");
+	log_msg(LOG_DEBUG, "The kernel waits for a report: added %s to the boot targets", TARGET);
 	return EXIT_SUCCESS;
 }

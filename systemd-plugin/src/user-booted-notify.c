@@ -1,40 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * user-booted-notify - wait until systemd's startup has finished, then end
- * userspace boot in the kernel (kernel.user_booted = 1), see
- * user-booted-notify(8).  Run by user-booted.service.
+ * user-booted-notify - wait until systemd's startup has finished and udev's
+ * event queue is empty, then end userspace boot in the kernel
+ * (kernel.user_booted = 1), see user-booted-notify(8).  Run by
+ * user-booted.service.
  *
- * It tells systemd it is ready once it listens, so startup cannot finish
- * unseen.  One poll() loop waits for two events: systemd's StartupFinished, on PID 1's
- * private bus (no D-Bus daemon needed), and the kernel ending boot by itself
- * (POLLPRI on the sysctl, its user_booted_timeout fallback).  There is no
- * timeout of its own: the kernel's is the only bound.
+ * One sd-event loop waits for: systemd's StartupFinished on PID 1's private
+ * bus (no D-Bus daemon needed; FinishTimestampMonotonic if it came before
+ * we connected), then the removal of /run/udev/queue (as udevadm settle
+ * watches it); and all along for the kernel ending boot by itself (POLLPRI on
+ * the sysctl: its user_booted_timeout fallback, or PID 1 reporting itself).
+ * A connection that fails or breaks (PID 1 re-executing) is retried; there is
+ * no timeout of our own: the kernel's is the only bound.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <systemd/sd-bus.h>
-#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
 
 #include <linux/user_booted.h>
-
-#include "write-close.h"
 
 #define PRIVATE_BUS	"unix:path=/run/systemd/private"
 #define MANAGER_PATH	"/org/freedesktop/systemd1"
 #define MANAGER_IFACE	"org.freedesktop.systemd1.Manager"
-/* While PID 1 re-executes, how often to try to reconnect. */
-#define RECONNECT_MSEC	100
+#define UDEV_DIR	"/run/udev"
+#define UDEV_QUEUE	"queue"		/* exists while udev has events queued */
+/* Reconnect after 0.1 s, doubling up to 2 s: PID 1 re-executes in well under that. */
+#define RETRY_FIRST_USEC	(100 * 1000ULL)
+#define RETRY_MAX_USEC		(2000 * 1000ULL)
 
 static int max_level = LOG_INFO;
 
@@ -52,7 +57,27 @@ static void log_msg(int level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Returns USER_BOOTED_NO/YES or -errno; fd stays open for poll(). */
+enum outcome { WAITING, STARTUP_FINISHED, ENDED_WITHOUT_US };
+
+struct ctx {
+	sd_event *event;
+	sd_bus *bus;
+	int sysctl_fd;
+	uint64_t retry_usec;
+	const char *finished_by;	/* how we learnt startup finished */
+	uint64_t finish_usec;		/* when we learnt it, CLOCK_MONOTONIC */
+	bool udev_waited;		/* the queue existed when startup finished */
+};
+
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Returns USER_BOOTED_NO/YES or -errno; fd stays open for EPOLLPRI. */
 static int read_user_booted(int fd)
 {
 	char buf[32], *end;
@@ -70,48 +95,116 @@ static int read_user_booted(int fd)
 	return v == USER_BOOTED_NO ? USER_BOOTED_NO : USER_BOOTED_YES;
 }
 
+/* One write(2): the sysctl takes it whole or refuses it. */
 static int write_user_booted(void)
 {
+	size_t len = strlen(USER_BOOTED_WRITE);
 	int fd = open(USER_BOOTED_SYSCTL_PATH, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	return write_close(fd, USER_BOOTED_WRITE, strlen(USER_BOOTED_WRITE));
+	n = write(fd, USER_BOOTED_WRITE, len);
+	if (n < 0)
+		n = -errno;
+	if (close(fd) < 0 && n >= 0)
+		n = -errno;
+	if (n < 0)
+		return n;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+/* The kernel's fallback, or PID 1 itself, ended boot: nothing left to do. */
+static int on_sysctl(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	struct ctx *c = userdata;
+
+	(void)s;
+	(void)revents;
+	if (read_user_booted(fd) == USER_BOOTED_YES)
+		return sd_event_exit(c->event, ENDED_WITHOUT_US);
+	return 0;
+}
+
+static bool udev_busy(void)
+{
+	return access(UDEV_DIR "/" UDEV_QUEUE, F_OK) == 0;
+}
+
+static int on_udev_dir(sd_event_source *s, const struct inotify_event *ev, void *userdata)
+{
+	struct ctx *c = userdata;
+
+	(void)ev;
+	if (udev_busy())
+		return 0;
+	sd_event_source_set_enabled(s, SD_EVENT_OFF);
+	return sd_event_exit(c->event, STARTUP_FINISHED);
 }
 
 /*
- * READY=1 to systemd (user-booted.service is Type=notify), once, on every
- * path: a notify service that exits without it fails, and a failure must
- * not make the system degraded.
+ * "Startup finished" means PID 1's jobs are done, not that the drivers for
+ * the devices found meanwhile are loaded: systemd-udev-trigger only queues
+ * the coldplug events.  Wait until udev's queue is empty, as udevadm settle.
  */
-static void ready(void)
+static int startup_finished(struct ctx *c, const char *how)
 {
-	static bool sent;
+	int r;
 
-	if (!sent)
-		(void)sd_notify(0, "READY=1");
-	sent = true;
+	if (c->finished_by)
+		return 0;
+	c->finished_by = how;
+	/* Nothing more to hear from PID 1. */
+	c->bus = sd_bus_flush_close_unref(c->bus);
+	if (!udev_busy())
+		return sd_event_exit(c->event, STARTUP_FINISHED);
+	c->udev_waited = true;
+	log_msg(LOG_DEBUG, "Startup finished, waiting for udev's event queue to drain");
+	r = sd_event_add_inotify(c->event, NULL, UDEV_DIR, IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR,
+				 on_udev_dir, c);
+	if (r < 0) {
+		/* No udev running (a container-less minimal system): report now. */
+		log_msg(LOG_DEBUG, "Cannot watch %s (%s), not waiting for udev", UDEV_DIR, strerror(-r));
+		return sd_event_exit(c->event, STARTUP_FINISHED);
+	}
+	/* Drained between the check and the watch? */
+	if (!udev_busy())
+		return sd_event_exit(c->event, STARTUP_FINISHED);
+	return 0;
 }
-
-/* How we learnt that startup finished, for the log; NULL while it has not. */
-static const char *finished_by;
 
 static int on_startup_finished(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
+	struct ctx *c = userdata;
+
 	(void)m;
-	(void)userdata;
 	(void)error;
-	finished_by = "the StartupFinished signal";
+	c->finish_usec = now_usec();
+	return startup_finished(c, "the StartupFinished signal");
+}
+
+static void schedule_connect(struct ctx *c);
+
+static int on_disconnected(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	struct ctx *c = userdata;
+
+	(void)m;
+	(void)error;
+	/* PID 1 re-executing (daemon-reexec, an upgrade): it is back in a moment. */
+	log_msg(LOG_DEBUG, "Lost the connection to systemd, reconnecting");
+	c->bus = sd_bus_flush_close_unref(c->bus);
+	schedule_connect(c);
 	return 0;
 }
 
 /*
- * Connects to PID 1 and sets finished_by if startup has already finished.
- * The match goes in before the timestamp is read: a StartupFinished sent
- * after the read reaches the match, one sent before shows in the timestamp.
- * PID 1 sends its signals to every private-bus client, no Subscribe() needed.
+ * Connects to PID 1 and learns whether startup has already finished.  The
+ * match goes in before the timestamp is read: a StartupFinished sent after
+ * the read reaches the match, one sent before shows in the timestamp.  PID 1
+ * sends its signals to every private-bus client, no Subscribe() needed.
  */
-static int connect_manager(sd_bus **ret)
+static int connect_manager(struct ctx *c)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus *bus = NULL;
@@ -125,8 +218,14 @@ static int connect_manager(sd_bus **ret)
 	if (r >= 0)
 		r = sd_bus_start(bus);
 	if (r >= 0)
+		r = sd_bus_attach_event(bus, c->event, SD_EVENT_PRIORITY_NORMAL);
+	if (r >= 0)
+		r = sd_bus_match_signal(bus, NULL, "org.freedesktop.DBus.Local",
+					"/org/freedesktop/DBus/Local", "org.freedesktop.DBus.Local",
+					"Disconnected", on_disconnected, c);
+	if (r >= 0)
 		r = sd_bus_match_signal(bus, NULL, NULL, MANAGER_PATH, MANAGER_IFACE,
-					"StartupFinished", on_startup_finished, NULL);
+					"StartupFinished", on_startup_finished, c);
 	if (r >= 0)
 		r = sd_bus_get_property_trivial(bus, "org.freedesktop.systemd1", MANAGER_PATH,
 						MANAGER_IFACE, "FinishTimestampMonotonic",
@@ -138,94 +237,63 @@ static int connect_manager(sd_bus **ret)
 		sd_bus_flush_close_unref(bus);
 		return r;
 	}
-	if (ts > 0)
-		finished_by = "FinishTimestampMonotonic: it finished before we connected";
-	*ret = bus;
+	c->bus = bus;
+	c->retry_usec = RETRY_FIRST_USEC;
+	if (ts > 0) {
+		c->finish_usec = now_usec();
+		return startup_finished(c, "FinishTimestampMonotonic: it finished before we connected");
+	}
 	return 0;
 }
 
-/* poll() timeout in ms for the bus's absolute CLOCK_MONOTONIC deadline. */
-static int bus_timeout_ms(sd_bus *bus)
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata)
 {
-	struct timespec ts;
-	uint64_t until, now;
-
-	if (sd_bus_get_timeout(bus, &until) < 0 || until == UINT64_MAX)
-		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-	if (until <= now)
-		return 0;
-	return (until - now + 999) / 1000 > 60000 ? 60000 : (int)((until - now + 999) / 1000);
-}
-
-/*
- * Returns 1 once startup has finished, 0 once the kernel ended boot without
- * us, -errno if PID 1 cannot be reached at all.  sysctl_fd was opened before
- * its value was last read, so any change since shows as POLLPRI.
- */
-static int wait_for_startup(int sysctl_fd)
-{
-	sd_bus *bus = NULL;
+	struct ctx *c = userdata;
 	int r;
 
-	r = connect_manager(&bus);
-	/*
-	 * Listening now (or never will): systemd's startup cannot finish
-	 * before this, so StartupFinished reaches us however long the
-	 * helper took to start (Type=notify).
-	 */
-	ready();
+	(void)usec;
+	sd_event_source_unref(s);
+	r = connect_manager(c);
 	if (r < 0) {
-		log_msg(LOG_ERR, "Cannot talk to systemd on %s: %s", PRIVATE_BUS, strerror(-r));
-		return r;
+		log_msg(LOG_DEBUG, "Cannot talk to systemd on %s (%s), retrying", PRIVATE_BUS, strerror(-r));
+		schedule_connect(c);
 	}
+	return 0;
+}
 
-	while (!finished_by) {
-		struct pollfd p[2] = { { .fd = sysctl_fd, .events = POLLPRI } };
-		int n = 1, timeout = RECONNECT_MSEC;
+static void schedule_connect(struct ctx *c)
+{
+	int r;
 
-		if (bus) {
-			r = sd_bus_process(bus, NULL);
-			if (r > 0)
-				continue;
-			if (r == 0 && finished_by)
-				break;
-			if (r == 0) {
-				r = sd_bus_get_events(bus);
-				p[1] = (struct pollfd){ .fd = sd_bus_get_fd(bus), .events = r };
-				n = 2;
-				timeout = bus_timeout_ms(bus);
-			}
-			if (r < 0) {
-				/* PID 1 re-executing: it is back in a moment. */
-				log_msg(LOG_INFO, "Lost connection to systemd (%s), reconnecting", strerror(-r));
-				bus = sd_bus_flush_close_unref(bus);
-			}
-		} else if (connect_manager(&bus) >= 0) {
-			continue;
-		}
-
-		if (poll(p, n, timeout) < 0 && errno != EINTR) {
-			r = -errno;
-			log_msg(LOG_ERR, "poll() failed: %s", strerror(-r));
-			break;
-		}
-		if (p[0].revents && read_user_booted(sysctl_fd) == USER_BOOTED_YES) {
-			r = 0;
-			break;
-		}
+	r = sd_event_add_time_relative(c->event, NULL, CLOCK_MONOTONIC, c->retry_usec, 0, on_retry, c);
+	if (r < 0) {
+		log_msg(LOG_ERR, "Cannot set up a timer: %s", strerror(-r));
+		sd_event_exit(c->event, r);
+		return;
 	}
-	sd_bus_flush_close_unref(bus);
-	return finished_by ? 1 : r;
+	if (c->retry_usec < RETRY_MAX_USEC)
+		c->retry_usec *= 2;
 }
 
 static void help(void)
 {
 	printf("Usage: user-booted-notify\n\n"
-	       "Wait until systemd's startup has finished, then write 1 to %s.\n"
+	       "Wait until systemd's startup has finished and udev's event queue is empty,\n"
+	       "then write 1 to %s.\n"
 	       "Run by user-booted.service; see user-booted-notify(8).\n\n"
 	       "  -h --help  show this help\n", USER_BOOTED_SYSCTL_PATH);
+}
+
+/* $SYSTEMD_LOG_LEVEL as systemd's tools read it: a number or a name. */
+static void parse_log_level(const char *s)
+{
+	static const char *const names[] = {
+		"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+	};
+
+	for (int i = 0; s && i < 8; i++)
+		if (strcmp(s, names[i]) == 0 || (s[0] == '0' + i && s[1] == '\0'))
+			max_level = i;
 }
 
 int main(int argc, char *argv[])
@@ -234,11 +302,11 @@ int main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	const char *e;
-	int c, fd, r;
+	struct ctx c = { .sysctl_fd = -1, .retry_usec = RETRY_FIRST_USEC };
+	int opt, r;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-		switch (c) {
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+		switch (opt) {
 		case 'h':
 			help();
 			return EXIT_SUCCESS;
@@ -250,45 +318,57 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "Unexpected argument: %s\n", argv[optind]);
 		return EXIT_FAILURE;
 	}
-	e = getenv("SYSTEMD_LOG_LEVEL");
-	if (e && strlen(e) == 1 && e[0] >= '0' && e[0] <= '7')
-		max_level = e[0] - '0';
-	else if (e && strcmp(e, "debug") == 0)
-		max_level = LOG_DEBUG;
+	parse_log_level(getenv("SYSTEMD_LOG_LEVEL"));
 
-	/* Opened before the first read: a change after that read wakes poll(). */
-	fd = open(USER_BOOTED_SYSCTL_PATH, O_RDONLY | O_CLOEXEC);
-	r = fd < 0 ? -errno : read_user_booted(fd);
+	/* Opened before the first read: a change after that read is an EPOLLPRI. */
+	c.sysctl_fd = open(USER_BOOTED_SYSCTL_PATH, O_RDONLY | O_CLOEXEC);
+	r = c.sysctl_fd < 0 ? -errno : read_user_booted(c.sysctl_fd);
 	if (r < 0) {
-		ready();
 		log_msg(LOG_ERR, "Cannot read %s: %s", USER_BOOTED_SYSCTL_PATH, strerror(-r));
 		return EXIT_FAILURE;
 	}
 	if (r == USER_BOOTED_YES) {
-		ready();
 		log_msg(LOG_DEBUG, "Userspace boot has already ended, nothing to do");
 		return EXIT_SUCCESS;
 	}
 
-	r = wait_for_startup(fd);
-	if (r < 0)
+	r = sd_event_default(&c.event);
+	if (r >= 0)
+		r = sd_event_add_io(c.event, NULL, c.sysctl_fd, EPOLLPRI, on_sysctl, &c);
+	if (r < 0) {
+		log_msg(LOG_ERR, "Cannot set up the event loop: %s", strerror(-r));
 		return EXIT_FAILURE;
-	if (r == 0) {
-		log_msg(LOG_NOTICE, "Userspace boot was ended without us (the kernel's timeout?), nothing to do");
-		return EXIT_SUCCESS;
+	}
+	r = connect_manager(&c);
+	if (r < 0) {
+		log_msg(LOG_INFO, "Cannot talk to systemd on %s (%s), retrying", PRIVATE_BUS, strerror(-r));
+		schedule_connect(&c);
 	}
 
-	r = write_user_booted();
-	if (r < 0 && read_user_booted(fd) == USER_BOOTED_YES) {
-		/* The kernel's timeout won the race: same outcome. */
-		log_msg(LOG_NOTICE, "Userspace boot was ended without us (the kernel's timeout?), nothing to do");
-		return EXIT_SUCCESS;
-	}
+	r = sd_event_loop(c.event);
+	sd_bus_flush_close_unref(c.bus);
 	if (r < 0) {
-		log_msg(LOG_ERR, "Failed to write %s: %s", USER_BOOTED_SYSCTL_PATH, strerror(-r));
+		log_msg(LOG_ERR, "Event loop failed: %s", strerror(-r));
 		return EXIT_FAILURE;
 	}
-	log_msg(LOG_INFO, "systemd startup finished (learnt from %s): reported the end of userspace boot to the kernel",
-		finished_by);
+	if (r == STARTUP_FINISHED) {
+		r = write_user_booted();
+		/* A failed write after the kernel's timeout won the race: same outcome. */
+		if (r < 0 && read_user_booted(c.sysctl_fd) != USER_BOOTED_YES) {
+			log_msg(LOG_ERR, "Failed to write %s: %s", USER_BOOTED_SYSCTL_PATH, strerror(-r));
+			return EXIT_FAILURE;
+		}
+		if (r == 0) {
+			if (c.udev_waited)
+				log_msg(LOG_INFO, "systemd startup finished (learnt from %s), udev's event queue drained %.3f s later: reported the end of userspace boot to the kernel",
+					c.finished_by, (double)(now_usec() - c.finish_usec) / 1e6);
+			else
+				log_msg(LOG_INFO, "systemd startup finished (learnt from %s), udev's event queue was empty: reported the end of userspace boot to the kernel",
+					c.finished_by);
+			return EXIT_SUCCESS;
+		}
+	}
+	/* Logged by the kernel already; the usual case when PID 1 reports itself. */
+	log_msg(LOG_DEBUG, "Userspace boot was ended without us (the kernel's timeout, or systemd itself), nothing to do");
 	return EXIT_SUCCESS;
 }
