@@ -43,6 +43,9 @@ PY
 # One sed for the identity: & and | in a name must not act as sed syntax.
 esc=$(printf '%s <%s>' "$name" "$email" | sed 's/[&|\\]/\\&/g')
 name_esc=$(printf '%s' "$name" | sed 's/[&|\\]/\\&/g')
-sed -i -e "s|$placeholder|$esc|g" -e "s|^Your Name (\([0-9]*\)):\$|$name_esc (\1):|" "$out"/*.patch
-! grep -l "Your Name\|you@example.org" "$out"/*.patch || die "placeholder identity left in the series"
+# systemd's side goes to its own list: the native patch, as you, in systemd/.
+mkdir "$out/systemd"
+cp "$TOP"/systemd-plugin/native/*.patch "$out/systemd/"
+sed -i -e "s|$placeholder|$esc|g" -e "s|^Your Name (\([0-9]*\)):\$|$name_esc (\1):|" "$out"/*.patch "$out"/systemd/*.patch
+! grep -l "Your Name\|you@example.org" "$out"/*.patch "$out"/systemd/*.patch || die "placeholder identity left in the series"
 ls "$out"
