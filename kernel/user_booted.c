@@ -9,10 +9,10 @@
  * fallback timeout expires, or, if init was not expected to report (no
  * user_booted_reported on the command line), at init launch as before.
  *
- * Lock order: user_booted_lock, then the chain's lock, then whatever the
- * subscribers take (RCU's flips static keys: cpus_read_lock(), then
- * jump_label_mutex).  Nothing takes user_booted_lock from a subscriber or
- * under cpus_read_lock().
+ * Lock order: user_booted_lock, then the chain's lock, then what subscribers
+ * take (call_rcu() in cgroup's rcu_sync_exit(), queue_work()).  A callback
+ * must not take user_booted_lock, not even by flushing or cancel_*_sync()ing
+ * a work item that calls user_booted_defer().
  *
  * See Documentation/core-api/user_booted.rst.
  */
