@@ -7,6 +7,9 @@
 #                  postinst does through deb-systemd-helper)
 #   disabled.ext4  the same, then systemctl disable
 #   masked.ext4    the same as enabled, then systemctl mask
+#   initrd.img     (bookworm) a systemd initrd made by Debian's dracut, with
+#                  the plugin's generator, units and helper put into it on
+#                  purpose: they must keep out of the initrd's boot
 # With NATIVE_CORE=FILE (scripts/systemd-native.sh: a libsystemd-core built
 # with systemd-plugin/native's patch) also:
 #   native.ext4         no plugin; PID 1's code replaced by FILE
@@ -28,8 +31,9 @@ set -eu
 
 suite=${1:-bookworm}
 case $suite in
-# systemd.pc: in systemd on bookworm, in systemd-dev from 253 on.
-bookworm) devpkgs=libsystemd-dev,systemd ;;
+# systemd.pc: in systemd on bookworm, in systemd-dev from 253 on.  Debian's
+# dracut (bookworm's build chroot) makes the initrd of the switch-root boot.
+bookworm) devpkgs=libsystemd-dev,systemd,udev,dracut-core ;;
 trixie | sid) devpkgs=libsystemd-dev,systemd-dev ;;
 *) die "suite $suite: bookworm, trixie or sid" ;;
 esac
@@ -128,5 +132,20 @@ if [ -n "${NATIVE_CORE:-}" ]; then
 	probe
 	native
 	image native
+fi
+rm -f "$out/initrd.img"
+if [ -x "$benv/usr/bin/dracut" ]; then
+	# The plugin into the chroot's own root, then into the initrd.
+	tar -C "$benv/stage" -c . | tar -C "$benv" -x --keep-directory-symlink
+	files=$(cd "$benv/stage" && find . -type f ! -path '*/man/*' | sed 's|^\.||' | tr '\n' ' ')
+	# No kernel modules: the e2e kernel has virtio and ext4 built in.
+	unshare --mount --propagation private -- /bin/sh -ec '
+		mount --rbind /dev "$1/dev"
+		mount -t proc proc "$1/proc"
+		exec chroot "$1" dracut --quiet --force --no-hostonly --no-kernel --kver e2e \
+			--compress=gzip --modules "systemd systemd-initrd base rootfs-block fs-lib dracut-systemd" \
+			--install "$2" /initrd.img' sh "$benv" "$files" ||
+		die "dracut failed in the $suite chroot"
+	mv "$benv/initrd.img" "$out/initrd.img"
 fi
 echo "$out"

@@ -26,6 +26,8 @@
 #   optout       systemd.mask=user-booted.service (the one-boot switch): same.
 #   unreported   no user_booted_reported: boot ends at init launch (the
 #                sysctl reads 1), the generator writes nothing and says nothing.
+#   initrd       (bookworm) through dracut's systemd initrd, which holds the
+#                plugin too: the real root reports once, within 2 s.
 #   soft-reboot  (systemd >= 254: sid) reported, then systemctl soft-reboot:
 #                the second userspace writes nothing and logs nothing above
 #                info, the kernel ended boot once.
@@ -84,7 +86,7 @@ boot() {
 	local b=$1 log=$out/$1.log rc=0
 	# A fresh copy: every boot starts from the same disk.
 	cp --sparse=always "$2" "$out/disk.ext4"
-	bash "$TOP/scripts/qemu-run.sh" -d "$out/disk.ext4" -t 150 -l "$log" \
+	bash "$TOP/scripts/qemu-run.sh" -d "$out/disk.ext4" ${INITRD:+-i "$INITRD"} -t 150 -l "$log" \
 		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $3" 2>"$log.qemu" || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
 	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}; $(head -n 1 "$log.qemu")" \
@@ -317,6 +319,21 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 			"$(generated "$b") files; $(generator_lines "$b")" \
 			test "$(generated "$b")" = 0 -a -z "$(generator_lines "$b")" -a \
 			"$(kv "$b" helper.ExecMainPID)" = 0
+		no_failed_units "$b"
+	fi
+	b=$suite-initrd
+	if [ -f "$images/initrd.img" ] &&
+		INITRD=$images/initrd.img boot "$b" "$images/enabled.ext4" "user_booted_reported"; then
+		check "$b: dracut's initrd holds the generator, the units and the helper" "" \
+			eval '[ "$(zcat "$images/initrd.img" | cpio -t --quiet 2>/dev/null | grep -c "user-booted")" -ge 4 ]'
+		check "$b: booted through the initrd and switched root" "$(kv "$b" initrd)" \
+			test "$(kv "$b" initrd)" = switched-root
+		reported "$b"
+		hooked "$b" 6
+		check "$b: the kernel ended boot once, after the switch to the real root" \
+			"$(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends; $(grep -c '^journal=.*reported the end of userspace boot' "$out/$b.kv") reports" \
+			eval 'test "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1 -a \
+				"$(grep -c "^journal=.*reported the end of userspace boot" "$out/$b.kv")" = 1'
 		no_failed_units "$b"
 	fi
 	b=$suite-soft-reboot
