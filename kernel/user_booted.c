@@ -190,9 +190,9 @@ EXPORT_SYMBOL_GPL(user_booted_reason_name);
  *
  * The callback runs once, in process context, and may sleep.  It runs with
  * the chain's mutex held (and, when boot ends, the core's own), so it must
- * not register or unregister user_booted notifiers nor write
- * kernel.user_booted.  If userspace boot has already ended it runs before
- * this function returns, with the reason boot ended for.
+ * not (un)register user_booted notifiers, write kernel.user_booted, nor wait
+ * for a work item that calls user_booted_defer().  If userspace boot has
+ * already ended it runs before this function returns, with that reason.
  *
  * Return: 0, or -EEXIST if @nb is already registered.  Without
  * CONFIG_USER_BOOTED, -EOPNOTSUPP: the callback would never come.
