@@ -62,6 +62,7 @@ enum outcome { WAITING, STARTUP_FINISHED, ENDED_WITHOUT_US };
 struct ctx {
 	sd_event *event;
 	sd_bus *bus;
+	sd_event_source *retry;		/* one-shot reconnect timer */
 	int sysctl_fd;
 	uint64_t retry_usec;
 	const char *finished_by;	/* how we learnt startup finished */
@@ -251,8 +252,8 @@ static int on_retry(sd_event_source *s, uint64_t usec, void *userdata)
 	struct ctx *c = userdata;
 	int r;
 
+	(void)s;
 	(void)usec;
-	sd_event_source_unref(s);
 	r = connect_manager(c);
 	if (r < 0) {
 		log_msg(LOG_DEBUG, "Cannot talk to systemd on %s (%s), retrying", PRIVATE_BUS, strerror(-r));
@@ -265,7 +266,13 @@ static void schedule_connect(struct ctx *c)
 {
 	int r;
 
-	r = sd_event_add_time_relative(c->event, NULL, CLOCK_MONOTONIC, c->retry_usec, 0, on_retry, c);
+	if (c->retry)
+		r = sd_event_source_set_time_relative(c->retry, c->retry_usec);
+	else
+		r = sd_event_add_time_relative(c->event, &c->retry, CLOCK_MONOTONIC, c->retry_usec, 0,
+					       on_retry, c);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(c->retry, SD_EVENT_ONESHOT);
 	if (r < 0) {
 		log_msg(LOG_ERR, "Cannot set up a timer: %s", strerror(-r));
 		sd_event_exit(c->event, r);
@@ -346,6 +353,7 @@ int main(int argc, char *argv[])
 	}
 
 	r = sd_event_loop(c.event);
+	sd_event_source_unref(c.retry);
 	sd_bus_flush_close_unref(c.bus);
 	if (r < 0) {
 		log_msg(LOG_ERR, "Event loop failed: %s", strerror(-r));
