@@ -95,7 +95,8 @@ tar -C "$benv/stage" -c . | tar -C "$stage" -x --keep-directory-symlink
 # first boot, the same journal every run.
 probe() {
 	install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$stage/etc/systemd/system/"
-	install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$stage/usr/local/libexec/user-booted-e2e"
+	install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$plugin/tests/e2e/user-booted-e2e-connected" \
+		-t "$stage/usr/local/libexec/"
 	install -D -m 0644 "$plugin/tests/e2e/user-booted-e2e-debug.conf" \
 		"$stage/etc/systemd/system/user-booted.service.d/e2e-debug.conf"
 	echo e2e >"$stage/etc/hostname"

@@ -6,7 +6,8 @@
 # kernels, the systemd plugin's suites, lint.  Each backport in BACKPORTS
 # (default 6.12) gets the guest suites on its qemu kernel.
 # Quicker partial runs: DEBUG_KERNEL=0 (no debug-kernel boots), SYSTEMD_E2E=0,
-# SYSTEMD_HOST=0, LINT=0, BACKPORTS= (none).
+# SYSTEMD_HOST=0, LINT=0, INIT_E2E=0 (no boots of the other init systems'
+# recipes, scripts/init-e2e.sh), BACKPORTS= (none).
 # KERNEL=6.12 or 6.1: that backport alone, its qemu-kernel guest suites (the
 # rest is about the base series: off unless asked for).
 set -u
@@ -14,7 +15,7 @@ set -u
 
 if [ "$KERNEL" != "$KERNEL_MAIN" ]; then
 	DEBUG_KERNEL=${DEBUG_KERNEL:-0} SYSTEMD_E2E=${SYSTEMD_E2E:-0} LINT=${LINT:-0}
-	SYSTEMD_HOST=${SYSTEMD_HOST:-0} BACKPORTS=${BACKPORTS:-}
+	SYSTEMD_HOST=${SYSTEMD_HOST:-0} INIT_E2E=${INIT_E2E:-0} BACKPORTS=${BACKPORTS:-}
 fi
 BACKPORTS=${BACKPORTS-6.12}
 LOGS=$BUILD/test-logs$KSUFFIX
@@ -134,6 +135,11 @@ fi
 if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
 	log "systemd plugin, end to end under real systemd"
 	suite systemd-e2e "$TOP/scripts/systemd-e2e.sh"
+fi
+
+if [ "${INIT_E2E:-1}" = 1 ]; then
+	log "other init systems: the document's recipes, booted"
+	suite init-e2e "$TOP/scripts/init-e2e.sh"
 fi
 
 echo

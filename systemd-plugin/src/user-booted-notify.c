@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -139,6 +140,7 @@ static int on_udev_dir(sd_event_source *s, const struct inotify_event *ev, void 
 	(void)ev;
 	if (udev_busy())
 		return 0;
+	log_msg(LOG_DEBUG, "udev's event queue drained at %" PRIu64 " us (CLOCK_MONOTONIC)", now_usec());
 	sd_event_source_set_enabled(s, SD_EVENT_OFF);
 	return sd_event_exit(c->event, STARTUP_FINISHED);
 }
@@ -169,8 +171,10 @@ static int startup_finished(struct ctx *c, const char *how)
 		return sd_event_exit(c->event, STARTUP_FINISHED);
 	}
 	/* Drained between the check and the watch? */
-	if (!udev_busy())
+	if (!udev_busy()) {
+		log_msg(LOG_DEBUG, "udev's event queue drained at %" PRIu64 " us (CLOCK_MONOTONIC)", now_usec());
 		return sd_event_exit(c->event, STARTUP_FINISHED);
+	}
 	return 0;
 }
 
@@ -326,6 +330,7 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	}
 	parse_log_level(getenv("SYSTEMD_LOG_LEVEL"));
+	log_msg(LOG_DEBUG, "Started at %" PRIu64 " us (CLOCK_MONOTONIC)", now_usec());
 
 	/* Opened before the first read: a change after that read is an EPOLLPRI. */
 	c.sysctl_fd = open(USER_BOOTED_SYSCTL_PATH, O_RDONLY | O_CLOEXEC);

@@ -178,10 +178,10 @@ generator_tests() {
 
 units_tests() {
 	u=$unitdir/$unit
-	t() { grep -qx "Type=idle" "$u" && grep -qx "ExecStart=-$notify" "$u" &&
+	t() { grep -qx "Type=simple" "$u" && grep -qx "ExecStart=-$notify" "$u" &&
 		grep -qx "DefaultDependencies=no" "$u" && grep -qx "WantedBy=$target" "$u" &&
 		! grep -E '^(Before=|RemainAfterExit|TimeoutStartSec|PrivateNetwork)' "$u" | grep -vqx 'Before=shutdown.target'; }
-	check "units: Type=idle, ExecStart=- the installed helper, no default dependencies, WantedBy=$target" t
+	check "units: Type=simple, ExecStart=- the installed helper, no default dependencies, WantedBy=$target" t
 
 	t() { grep -qx 'ConditionPathExists=!/etc/initrd-release' "$u" && grep -qx 'ConditionVirtualization=!container' "$u"; }
 	check "units: a manual start in the initrd or a container does nothing" t
