@@ -28,7 +28,8 @@
 #   unreported   no user_booted_reported: boot ends at init launch (the
 #                sysctl reads 1), the generator writes nothing and says nothing.
 #   initrd       (bookworm) through dracut's systemd initrd, which holds the
-#                plugin too: the real root reports once, within 2 s.
+#                plugin too, rd.systemd.log_level=debug: the initrd's generator
+#                says it keeps out, the real root reports once, within 2 s.
 #   soft-reboot  (systemd >= 254: sid) reported, then systemctl soft-reboot:
 #                the second userspace writes nothing and logs nothing above
 #                info, the kernel ended boot once.
@@ -334,11 +335,14 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 	fi
 	b=$suite-initrd
 	if [ -f "$images/initrd.img" ] &&
-		INITRD=$images/initrd.img boot "$b" "$images/enabled.ext4" "user_booted_reported"; then
+		INITRD=$images/initrd.img boot "$b" "$images/enabled.ext4" "user_booted_reported rd.systemd.log_level=debug"; then
 		check "$b: dracut's initrd holds the generator, the units and the helper" "" \
 			eval '[ "$(zcat "$images/initrd.img" | cpio -t --quiet 2>/dev/null | grep -c "user-booted")" -ge 4 ]'
 		check "$b: booted through the initrd and switched root" "$(kv "$b" initrd)" \
 			test "$(kv "$b" initrd)" = switched-root
+		check "$b: the generator ran in the initrd and kept out (its debug line, rd.systemd.log_level=debug)" \
+			"$(generator_lines "$b" | tr '\n' ';')" \
+			eval 'generator_lines "$b" | grep -q "Nothing to report: this is the initrd"'
 		reported "$b"
 		hooked "$b" 6
 		check "$b: the kernel ended boot once, after the switch to the real root" \

@@ -181,21 +181,24 @@ static bool in_container(void)
 
 /*
  * The log level as systemd's own generators take it: systemd.log_level= or
- * "debug" on the kernel command line, then $SYSTEMD_LOG_LEVEL.
+ * "debug" on the kernel command line (in the initrd rd.systemd.log_level=
+ * too), then $SYSTEMD_LOG_LEVEL.
  */
 static void set_log_level(void)
 {
 	static char buf[4096];
-	const char *e;
+	const char *e, *v;
 	char *w, *save;
 	int r;
 
 	if (read_file("/proc/cmdline", buf, sizeof(buf)) == 0)
 		for (w = strtok_r(buf, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+			if (strncmp(w, "rd.", 3) == 0 && in_initrd())
+				w += 3;
+			v = strncmp(w, "systemd.log_level=", 18) == 0 ? w + 18 : NULL;
 			if (strcmp(w, "debug") == 0)
 				max_level = LOG_DEBUG;
-			else if (strncmp(w, "systemd.log_level=", 18) == 0 &&
-				 (r = parse_log_level(w + 18)) >= 0)
+			else if (v && (r = parse_log_level(v)) >= 0)
 				max_level = r;
 		}
 	e = getenv("SYSTEMD_LOG_LEVEL");

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,6 +135,24 @@ static bool udev_busy(void)
 	return access(UDEV_DIR "/" UDEV_QUEUE, F_OK) == 0;
 }
 
+/*
+ * A queue file left by a udevd that died would keep us waiting until the
+ * kernel's fallback: wait only while udevd answers on its control socket
+ * (as udevadm settle checks it).
+ */
+static bool udev_running(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = UDEV_DIR "/control" };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
 static int on_udev_dir(sd_event_source *s, const struct inotify_event *ev, void *userdata)
 {
 	struct ctx *c = userdata;
@@ -161,6 +181,11 @@ static int startup_finished(struct ctx *c, const char *how)
 	c->bus = sd_bus_flush_close_unref(c->bus);
 	if (!udev_busy())
 		return sd_event_exit(c->event, STARTUP_FINISHED);
+	if (!udev_running()) {
+		log_msg(LOG_WARNING, "%s/%s exists but udevd does not answer: not waiting for it",
+			UDEV_DIR, UDEV_QUEUE);
+		return sd_event_exit(c->event, STARTUP_FINISHED);
+	}
 	c->udev_waited = true;
 	log_msg(LOG_DEBUG, "Startup finished, waiting for udev's event queue to drain");
 	r = sd_event_add_inotify(c->event, NULL, UDEV_DIR, IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR,
@@ -203,17 +228,39 @@ static int on_disconnected(sd_bus_message *m, void *userdata, sd_bus_error *erro
 	return 0;
 }
 
+static int on_finish_timestamp(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	struct ctx *c = userdata;
+	uint64_t ts = 0;
+	int r;
+
+	(void)error;
+	if (sd_bus_message_is_method_error(m, NULL)) {
+		/* PID 1 going away mid-call: the Disconnected match reconnects. */
+		log_msg(LOG_DEBUG, "FinishTimestampMonotonic: %s", sd_bus_message_get_error(m)->message);
+		return 0;
+	}
+	r = sd_bus_message_read(m, "v", "t", &ts);
+	if (r < 0) {
+		log_msg(LOG_DEBUG, "FinishTimestampMonotonic: %s", strerror(-r));
+		return 0;
+	}
+	if (ts == 0)
+		return 0;
+	c->finish_usec = now_usec();
+	return startup_finished(c, "FinishTimestampMonotonic: it finished before we connected");
+}
+
 /*
- * Connects to PID 1 and learns whether startup has already finished.  The
- * match goes in before the timestamp is read: a StartupFinished sent after
- * the read reaches the match, one sent before shows in the timestamp.  PID 1
- * sends its signals to every private-bus client, no Subscribe() needed.
+ * Connects to PID 1 and asks whether startup has already finished.  The
+ * match goes in before the property is asked for: a StartupFinished sent
+ * after the reply reaches the match, one sent before shows in the reply.
+ * PID 1 sends its signals to every private-bus client, no Subscribe()
+ * needed.  The call is asynchronous, so the sysctl is watched meanwhile.
  */
 static int connect_manager(struct ctx *c)
 {
-	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus *bus = NULL;
-	uint64_t ts = 0;
 	int r;
 
 	r = sd_bus_new(&bus);
@@ -232,22 +279,16 @@ static int connect_manager(struct ctx *c)
 		r = sd_bus_match_signal(bus, NULL, NULL, MANAGER_PATH, MANAGER_IFACE,
 					"StartupFinished", on_startup_finished, c);
 	if (r >= 0)
-		r = sd_bus_get_property_trivial(bus, "org.freedesktop.systemd1", MANAGER_PATH,
-						MANAGER_IFACE, "FinishTimestampMonotonic",
-						&error, 't', &ts);
+		r = sd_bus_call_method_async(bus, NULL, "org.freedesktop.systemd1", MANAGER_PATH,
+					     "org.freedesktop.DBus.Properties", "Get",
+					     on_finish_timestamp, c, "ss", MANAGER_IFACE,
+					     "FinishTimestampMonotonic");
 	if (r < 0) {
-		if (sd_bus_error_is_set(&error))
-			log_msg(LOG_DEBUG, "FinishTimestampMonotonic: %s", error.message);
-		sd_bus_error_free(&error);
 		sd_bus_flush_close_unref(bus);
 		return r;
 	}
 	c->bus = bus;
 	c->retry_usec = RETRY_FIRST_USEC;
-	if (ts > 0) {
-		c->finish_usec = now_usec();
-		return startup_finished(c, "FinishTimestampMonotonic: it finished before we connected");
-	}
 	return 0;
 }
 
@@ -273,7 +314,7 @@ static void schedule_connect(struct ctx *c)
 	if (c->retry)
 		r = sd_event_source_set_time_relative(c->retry, c->retry_usec);
 	else
-		r = sd_event_add_time_relative(c->event, &c->retry, CLOCK_MONOTONIC, c->retry_usec, 0,
+		r = sd_event_add_time_relative(c->event, &c->retry, CLOCK_MONOTONIC, c->retry_usec, 1,
 					       on_retry, c);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(c->retry, SD_EVENT_ONESHOT);
@@ -282,8 +323,7 @@ static void schedule_connect(struct ctx *c)
 		sd_event_exit(c->event, r);
 		return;
 	}
-	if (c->retry_usec < RETRY_MAX_USEC)
-		c->retry_usec *= 2;
+	c->retry_usec = c->retry_usec * 2 < RETRY_MAX_USEC ? c->retry_usec * 2 : RETRY_MAX_USEC;
 }
 
 static void help(void)

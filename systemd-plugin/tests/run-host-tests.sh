@@ -152,6 +152,13 @@ generator_tests() {
 	t() { mkroot; why="this is the initrd"; skips SYSTEMD_IN_INITRD=1; }
 	check "skip: in the initrd (\$SYSTEMD_IN_INITRD=1)" t
 
+	t() { mkroot; cmdline "rd.systemd.log_level=debug"; gen SYSTEMD_IN_INITRD=1 && nothing_written &&
+		logged 7 "Nothing to report: this is the initrd"; }
+	check "rd.systemd.log_level=debug counts in the initrd" t
+
+	t() { mkroot; cmdline "rd.systemd.log_level=debug"; gen && hooked && silent; }
+	check "rd.systemd.log_level= does not count outside the initrd" t
+
 	t() { mkroot; : >"$root/etc/initrd-release"; gen SYSTEMD_IN_INITRD=0 && hooked; }
 	check "\$SYSTEMD_IN_INITRD=0 from systemd wins over /etc/initrd-release" t
 
