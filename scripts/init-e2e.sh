@@ -139,8 +139,10 @@ exec >/dev/console 2>&1 </dev/null
 PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin
 f=/proc/sys/kernel/user_booted
 i=0
-while [ $i -lt 600 ]; do
-	v=; read -r v <$f 2>/dev/null || break
+# dash reads byte by byte: the sysctl gives "0" and EOF, no newline, so
+# read's status is no use.
+while [ -e $f ] && [ $i -lt 600 ]; do
+	v=; read -r v <$f
 	[ "$v" = 1 ] && break
 	sleep 0.25; i=$((i + 1))
 done
