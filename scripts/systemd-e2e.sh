@@ -346,7 +346,10 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 			"$(generator_lines "$b" | tr '\n' ';')" \
 			eval 'generator_lines "$b" | grep -q "Nothing to report: this is the initrd"'
 		reported "$b"
-		hooked "$b" 6
+		check "$b: the real root's generator added user-booted.target to 6 boot targets, silently" \
+			"$(grep -c '^generated=.*\.wants/user-booted.target$' "$out/$b.kv") links; $(generator_lines "$b" | grep -v 'this is the initrd')" \
+			eval 'test "$(grep -c "^generated=.*\.wants/user-booted.target\$" "$out/$b.kv")" = 6 &&
+				! generator_lines "$b" | grep -qv "this is the initrd"'
 		check "$b: the kernel ended boot once, after the switch to the real root" \
 			"$(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends; $(grep -c '^journal=.*reported the end of userspace boot' "$out/$b.kv") reports" \
 			eval 'test "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1 -a \
