@@ -12,8 +12,9 @@
 #                if later: so for every "within 2 s" below); no failed units;
 #                the generator says nothing at the default log level.
 #   multi-user   ... systemd.unit=multi-user.target: reported, within 2 s.
-#   rescue       ... systemd.unit=rescue.target: reported, within 2 s.
-#   emergency    ... systemd.unit=emergency.target: reported, within 2 s.
+#   rescue       ... systemd.unit=rescue.target: reported, within 5 s (the
+#                helper's sandboxed start competes with the shell's there).
+#   emergency    ... systemd.unit=emergency.target: reported, within 5 s.
 #   custom       ... systemd.unit=user-booted-e2e.target (a target of its own)
 #                and a unit that fails: "degraded", still reported in 2 s.
 #   reexec       ... a unit that runs systemctl daemon-reexec while the helper
@@ -147,9 +148,14 @@ reported() {
 	read -r lo hi <<<"$(lag "$b" "${ts:-}" "$end")" || true
 	read -r flo fhi <<<"$(lag "$b" "${ts:-}")" || true
 	echo "$b ${lo:-?} ${hi:-?} ${flo:-?} ${fhi:-?}" >>"$out/lags"
-	check "$b: boot ended 0-2 s after startup finished and udev's queue drained" \
+	# Rescue and emergency mode start their shell with the helper: under TCG
+	# the sandboxed helper's main() ran up to 3.5 s after its fork there
+	# (bench/results-plugin-e2e), so they get 5 s.
+	local bound=2
+	case $b in *-rescue | *-emergency) bound=5 ;; esac
+	check "$b: boot ended 0-$bound s after startup finished and udev's queue drained" \
 		"lag ${lo:-?} to ${hi:-?} s after $end us; ${flo:-?} to ${fhi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)" \
-		eval 'between "${lo:-}" 0 1e9 && between "${hi:-}" -1e9 2'
+		eval 'between "${lo:-}" 0 1e9 && between "${hi:-}" -1e9 $bound'
 	check "$b: user-booted.service exited cleanly" "" \
 		test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
 	echo "$b $(sed -n "s/^journal=.*udev's event queue \(was empty\|drained [0-9.]* s later\).*/\1/p" "$out/$b.kv" |

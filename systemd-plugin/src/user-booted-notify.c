@@ -24,8 +24,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -135,24 +133,6 @@ static bool udev_busy(void)
 	return access(UDEV_DIR "/" UDEV_QUEUE, F_OK) == 0;
 }
 
-/*
- * A queue file left by a udevd that died would keep us waiting until the
- * kernel's fallback: wait only while udevd answers on its control socket
- * (as udevadm settle checks it).
- */
-static bool udev_running(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = UDEV_DIR "/control" };
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
-	close(fd);
-	return ok;
-}
-
 static int on_udev_dir(sd_event_source *s, const struct inotify_event *ev, void *userdata)
 {
 	struct ctx *c = userdata;
@@ -181,11 +161,6 @@ static int startup_finished(struct ctx *c, const char *how)
 	c->bus = sd_bus_flush_close_unref(c->bus);
 	if (!udev_busy())
 		return sd_event_exit(c->event, STARTUP_FINISHED);
-	if (!udev_running()) {
-		log_msg(LOG_WARNING, "%s/%s exists but udevd does not answer: not waiting for it",
-			UDEV_DIR, UDEV_QUEUE);
-		return sd_event_exit(c->event, STARTUP_FINISHED);
-	}
 	c->udev_waited = true;
 	log_msg(LOG_DEBUG, "Startup finished, waiting for udev's event queue to drain");
 	r = sd_event_add_inotify(c->event, NULL, UDEV_DIR, IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR,
