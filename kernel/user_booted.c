@@ -300,7 +300,7 @@ static void user_booted_timeout_fn(struct work_struct *work)
 	mutex_unlock(&user_booted_lock);
 }
 
-/* (Re)arm the fallback to fire timeout_secs after init launch. */
+/* (Re)arm the fallback for timeout_secs after init launch; never mid-suspend. */
 static void user_booted_arm_timeout(void)
 {
 	unsigned long deadline, now;
@@ -311,7 +311,7 @@ static void user_booted_arm_timeout(void)
 	deadline = user_booted_deadline();
 	now = jiffies;
 	/* A deadline already past fires at once: shortening takes effect now. */
-	mod_delayed_work(system_dfl_wq, &timeout_work,
+	mod_delayed_work(system_freezable_wq, &timeout_work,
 			 time_after(deadline, now) ? deadline - now : 0);
 }
 
