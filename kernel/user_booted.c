@@ -125,9 +125,16 @@ static u64 launch_ns;
 static unsigned long launch_jiffies;
 static unsigned int timeout_secs = CONFIG_USER_BOOTED_TIMEOUT;
 static bool report_expected __ro_after_init = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED);
+static bool off_switch __ro_after_init;
 
 static void user_booted_timeout_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(timeout_work, user_booted_timeout_fn);
+/*
+ * The fallback's: unbound, to keep off nohz_full and isolated CPUs, and
+ * freezable, so that no subscriber is told while the system suspends, with
+ * runtime PM off.
+ */
+static struct workqueue_struct *user_booted_wq __ro_after_init;
 static DEFINE_CTL_TABLE_POLL(user_booted_poll);
 
 static const char * const reason_names[] = {
@@ -159,12 +166,13 @@ EXPORT_SYMBOL_GPL(user_booted);
  *
  * Return: true if the kernel waits for init to write kernel.user_booted
  * (``user_booted_reported`` or CONFIG_USER_BOOTED_REPORTED), false if
- * userspace boot ends when init is launched.  Fixed once the command line
- * has been parsed, before any initcall runs.
+ * userspace boot ends when init is launched: also with the off switch,
+ * ``sysctl.kernel.user_booted=1`` on the command line.  Fixed once the
+ * command line has been parsed, before any initcall runs.
  */
 bool user_booted_report_expected(void)
 {
-	return report_expected;
+	return report_expected && !off_switch;
 }
 EXPORT_SYMBOL_GPL(user_booted_report_expected);
 
@@ -300,7 +308,7 @@ static void user_booted_timeout_fn(struct work_struct *work)
 	mutex_unlock(&user_booted_lock);
 }
 
-/* (Re)arm the fallback for timeout_secs after init launch; never mid-suspend. */
+/* (Re)arm the fallback to fire timeout_secs after init launch. */
 static void user_booted_arm_timeout(void)
 {
 	unsigned long deadline, now;
@@ -311,7 +319,7 @@ static void user_booted_arm_timeout(void)
 	deadline = user_booted_deadline();
 	now = jiffies;
 	/* A deadline already past fires at once: shortening takes effect now. */
-	mod_delayed_work(system_freezable_wq, &timeout_work,
+	mod_delayed_work(user_booted_wq, &timeout_work,
 			 time_after(deadline, now) ? deadline - now : 0);
 }
 
@@ -423,6 +431,9 @@ static const struct ctl_table user_booted_table[] = {
 
 static int __init user_booted_sysctl_init(void)
 {
+	user_booted_wq = alloc_workqueue("user_booted", WQ_UNBOUND | WQ_FREEZABLE, 1);
+	if (!user_booted_wq)
+		user_booted_wq = system_freezable_wq;	/* still freezable */
 	register_sysctl_init("kernel", user_booted_table);
 	return 0;
 }
@@ -449,3 +460,24 @@ static int __init user_booted_reported_setup(char *str)
 	return 1;
 }
 __setup("user_booted_reported", user_booted_reported_setup);
+
+/*
+ * The off switch, sysctl.kernel.user_booted=1, ends userspace boot at init
+ * launch, where do_sysctl_args() writes it.  Note it while the command line
+ * is parsed, so that subscribers acting before the launch (late initcalls:
+ * the clk core, genpd) keep their stock timing.  Not consumed: it is still
+ * do_sysctl_args()'s to apply.
+ */
+static int __init user_booted_off_switch_setup(char *str)
+{
+	off_switch = !strcmp(str, "1");
+	return 0;
+}
+__setup("sysctl.kernel.user_booted=", user_booted_off_switch_setup);
+
+/* do_sysctl_args() takes the slash spelling too. */
+static int __init user_booted_off_switch_slash_setup(char *str)
+{
+	return user_booted_off_switch_setup(str);
+}
+__setup("sysctl/kernel/user_booted=", user_booted_off_switch_slash_setup);

@@ -16,9 +16,15 @@ check "and did not wait for userspace" not klog_has 'clk: Disabling unused clock
 check "genpd cleaned up at late init" klog_has 'genpd: Disabling unused power domains$'
 expect_late_init_cleanup
 load_consumer
+# bounced NAME OFF-LINE ON-LINE: switched off before its consumer was loaded,
+# on again after.
+bounced() {
+	off=$(klog_time "$1: $2") on=$(klog_time "$1: $3")
+	[ -n "$off" ] && [ -n "$on" ] && in_range "$t_consumer" "$off" "$on"
+}
 check "ub-gate-claimed bounced: switched off at late init, on again for its consumer" \
-	klog_has 'ub-gate-claimed: enabling'
+	bounced ub-gate-claimed disabling enabling
 check "ub-pd-claimed bounced: powered off at late init, on again for its consumer" \
-	klog_has 'ub-pd-claimed: powering on'
+	bounced ub-pd-claimed 'powering off' 'powering on'
 show_pm_timeline
 tap_done

@@ -2,9 +2,11 @@
 /*
  * Clocks and power domains that firmware left on.
  *
- * Built in, this registers before late init, as a SoC's clock controller
- * and power domain driver do, two gate clocks and two power domains whose
- * "hardware" (a flag) starts out on:
+ * Built in, this binds the platform device "ub-pm-provider" before late
+ * init, as a SoC's clock controller and power domain driver do, with
+ * runtime PM enabled (the clk core resumes it around its cleanup), and
+ * registers two gate clocks and two power domains whose "hardware" (a
+ * flag) starts out on:
  *
  * - "ub-gate-claimed" and "ub-pd-claimed", which the user_booted_pm_consumer
  *   module claims when userspace loads it, as a distribution loads its
@@ -21,40 +23,36 @@
 #include <linux/clkdev.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/platform_device.h>
 #include <linux/pm_domain.h>
+#include <linux/pm_runtime.h>
 
 #include "user_booted_pm.h"
-
-struct ub_gate {
-	struct clk_hw hw;
-	bool on;		/* the "hardware"; serialised by the clk core */
-};
-
-#define to_ub_gate(_hw) container_of(_hw, struct ub_gate, hw)
 
 static int ub_gate_enable(struct clk_hw *hw)
 {
 	pr_info("%s: enabling\n", clk_hw_get_name(hw));
-	to_ub_gate(hw)->on = true;
+	WRITE_ONCE(to_ub_gate(hw)->on, true);
 	return 0;
 }
 
 static void ub_gate_disable(struct clk_hw *hw)
 {
 	pr_info("%s: disabling\n", clk_hw_get_name(hw));
-	to_ub_gate(hw)->on = false;
+	WRITE_ONCE(to_ub_gate(hw)->on, false);
 }
 
 static int ub_gate_is_enabled(struct clk_hw *hw)
 {
-	return to_ub_gate(hw)->on;
+	return READ_ONCE(to_ub_gate(hw)->on);
 }
 
-static const struct clk_ops ub_gate_ops = {
+const struct clk_ops ub_gate_ops = {
 	.enable = ub_gate_enable,
 	.disable = ub_gate_disable,
 	.is_enabled = ub_gate_is_enabled,
 };
+EXPORT_SYMBOL_GPL(ub_gate_ops);
 
 static struct ub_gate ub_gates[] = {
 	{ .hw.init = CLK_HW_INIT_NO_PARENT("ub-gate-claimed", &ub_gate_ops, 0), .on = true },
@@ -73,30 +71,33 @@ static int ub_pd_power_off(struct generic_pm_domain *pd)
 	return 0;
 }
 
-struct generic_pm_domain ub_pd_claimed = {
-	.name = "ub-pd-claimed",
-	.power_on = ub_pd_power_on,
-	.power_off = ub_pd_power_off,
-};
+/* The domains that genpd_power_off_unused() handles: not held by stay_on. */
+#define UB_PD(_name) {					\
+	.name = _name,					\
+	.power_on = ub_pd_power_on,			\
+	.power_off = ub_pd_power_off,			\
+	.flags = UB_PD_FLAGS,				\
+}
+
+struct generic_pm_domain ub_pd_claimed = UB_PD("ub-pd-claimed");
 EXPORT_SYMBOL_GPL(ub_pd_claimed);
+static struct generic_pm_domain ub_pd_unclaimed = UB_PD("ub-pd-unclaimed");
 
-static struct generic_pm_domain ub_pd_unclaimed = {
-	.name = "ub-pd-unclaimed",
-	.power_on = ub_pd_power_on,
-	.power_off = ub_pd_power_off,
-};
-
-static int __init ub_pm_provider_init(void)
+static int ub_pm_provider_probe(struct platform_device *pdev)
 {
 	const char *name;
 	int i, ret;
 
+	ret = devm_pm_runtime_enable(&pdev->dev);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(ub_gates); i++) {
 		/* The name is the init data's: read it before registering. */
 		name = ub_gates[i].hw.init->name;
-		ret = clk_hw_register(NULL, &ub_gates[i].hw);
+		ret = devm_clk_hw_register(&pdev->dev, &ub_gates[i].hw);
 		if (!ret)
-			ret = clk_hw_register_clkdev(&ub_gates[i].hw, name, NULL);
+			ret = devm_clk_hw_register_clkdev(&pdev->dev, &ub_gates[i].hw,
+							  name, "ub-pm-consumer");
 		if (ret)
 			return ret;
 	}
@@ -107,5 +108,46 @@ static int __init ub_pm_provider_init(void)
 	return ret;
 }
 
-/* Built in only: registered before late init, never unregistered. */
+static int ub_pm_provider_runtime_resume(struct device *dev)
+{
+	dev_dbg(dev, "runtime resume\n");
+	return 0;
+}
+
+static int ub_pm_provider_runtime_suspend(struct device *dev)
+{
+	dev_dbg(dev, "runtime suspend\n");
+	return 0;
+}
+
+static const struct dev_pm_ops ub_pm_provider_pm_ops = {
+	RUNTIME_PM_OPS(ub_pm_provider_runtime_suspend, ub_pm_provider_runtime_resume, NULL)
+};
+
+static struct platform_driver ub_pm_provider_driver = {
+	.probe = ub_pm_provider_probe,
+	.driver = {
+		.name = "ub-pm-provider",
+		.pm = pm_ptr(&ub_pm_provider_pm_ops),
+		.suppress_bind_attrs = true,
+	},
+};
+
+static int __init ub_pm_provider_init(void)
+{
+	struct platform_device *pdev;
+	int ret;
+
+	ret = platform_driver_register(&ub_pm_provider_driver);
+	if (ret)
+		return ret;
+	pdev = platform_device_register_simple("ub-pm-provider", PLATFORM_DEVID_NONE, NULL, 0);
+	if (IS_ERR(pdev)) {
+		platform_driver_unregister(&ub_pm_provider_driver);
+		return PTR_ERR(pdev);
+	}
+	return 0;
+}
+
+/* Built in only: bound before late init, never unbound. */
 device_initcall(ub_pm_provider_init);
