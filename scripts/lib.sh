@@ -51,6 +51,9 @@ HOST_PACKAGES=(
 	ccache cpio xz-utils kmod perl python3 busybox-static qemu-system-x86 e2fsprogs
 )
 [ -n "$KERNEL_SUITE" ] || HOST_PACKAGES+=("linux-source-$KERNEL")
+# make lint's; scripts/test.sh installs them (and the e2e suites' mmdebstrap)
+# before its tasks start, which must not race for apt.
+LINT_PACKAGES=(python3-ply python3-git gawk python3-sphinx sparse)
 
 # step_file SLUG SRC DST: the content (on stdout) of the new file SRC, which
 # lands as DST, in step SLUG of the base series.  The repository keeps the

@@ -21,7 +21,6 @@ set -u
 # python3-git, which a pyenv python3 earlier in PATH would not see.
 export PATH=/usr/bin:/bin:$PATH
 
-LINT_PACKAGES=(python3-ply python3-git gawk python3-sphinx)
 OBJ=$BUILD/obj-$KERNEL-qemu
 ALLOW=$TOP/series/checkpatch-allow.txt
 OUT=$BUILD/lint
@@ -49,7 +48,7 @@ for line in subprocess.run(['git', '-C', top, 'ls-files', '-s'], capture_output=
     meta, path = line.split('\t', 1)
     modes[path] = meta.split()[0]
 lead = (r'(?:^|[;&|({]|(?<!\[ )!|\b(?:then|do|else|exec|if|elif|while|until|time)\b|^\t@)\s*'
-        r'(?:[A-Za-z_]\w*=(?:"[^"]*"|[^\s"(]*)\s+)*(?:suite\s+\S+\s+)?')
+        r'(?:[A-Za-z_]\w*=(?:"[^"]*"|[^\s"(]*)\s+)*(?:suite\s+\S+\s+\S+\s+(?:env\s+(?:\w+=\S+\s+)*)?)?')
 path = r'"?(\$TOP/|\$\(dirname "\$0"\)/|\$\$\(TOP\)/)?((?:scripts|bench|systemd-plugin|\.ci)/[\w./-]+|[\w-]+\.sh)'
 run = re.compile(lead + path)
 sources = ['Makefile', '.ci/run'] + sorted(

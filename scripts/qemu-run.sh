@@ -30,10 +30,11 @@ accel() {
 	if [ ! -f "$cache" ]; then
 		if [ -w /dev/kvm ] && timeout 20 qemu-system-x86_64 -accel kvm -M q35 -nodefaults \
 			-display none -no-reboot -kernel /dev/null </dev/null >/dev/null 2>&1; then
-			echo kvm > "$cache"
+			echo kvm > "$cache.$$"
 		else
-			echo tcg > "$cache"
+			echo tcg > "$cache.$$"
 		fi
+		mv -f "$cache.$$" "$cache" # two guests may probe at once (make test)
 	fi
 	cat "$cache"
 }

@@ -40,9 +40,10 @@
 #                completed before the helper's main() ran (Type=simple: startup
 #                never waited for it) and it reported; default.target -> FinishTimestamp of both
 #                arms is printed (median, each boot) and kept in
-#                build/systemd-e2e/cost, not judged: speed is bench's to judge.
+#                build/systemd-e2e/SUITE-cost, not judged: speed is bench's to judge.
 # Every reported boot also records whether udev's queue was empty when the
-# helper learnt that startup had finished (build/systemd-e2e/udev).
+# helper learnt that startup had finished (build/systemd-e2e/SUITE-udev;
+# the lags in SUITE-lags): one run per suite may go at once.
 # The timeout boots use sysctl.kernel.user_booted_timeout=5.
 #
 # E2E_NATIVE=1 (scripts/systemd-native.sh, NATIVE_CORE set): instead, PID 1
@@ -66,7 +67,7 @@ mkdir -p "$out"
 # One "BOOT LO HI FLO FHI" line per reported boot: the lag, in s, from the
 # later of startup's end and udev's drain, and from FinishTimestamp; "BOOT ARM SECONDS"
 # per cost boot; "BOOT WHAT" per reported boot: udev's queue at the end.
-rm -f "$out/lags" "$out/cost" "$out/udev"
+for s in ${E2E_SUITES:-bookworm sid}; do rm -f "$out/$s-lags" "$out/$s-cost" "$out/$s-udev"; done
 passed=0 failed=0 n=0
 # check NAME DETAIL COMMAND...: one test line, DETAIL (if any) under it.
 check() {
@@ -89,8 +90,8 @@ check "kernel image $BUILD/bzImage exists" "" test -f "$BUILD/bzImage" || finish
 boot() {
 	local b=$1 log=$out/$1.log rc=0
 	# A fresh copy: every boot starts from the same disk.
-	cp --sparse=always "$2" "$out/disk.ext4"
-	bash "$TOP/scripts/qemu-run.sh" -d "$out/disk.ext4" ${INITRD:+-i "$INITRD"} -t 150 -l "$log" \
+	cp --sparse=always "$2" "$out/$suite-disk.ext4"
+	bash "$TOP/scripts/qemu-run.sh" -d "$out/$suite-disk.ext4" ${INITRD:+-i "$INITRD"} -t 150 -l "$log" \
 		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $3" 2>"$log.qemu" || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
 	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}; $(head -n 1 "$log.qemu")" \
@@ -147,7 +148,7 @@ reported() {
 	end=$(end_us "$b")
 	read -r lo hi <<<"$(lag "$b" "${ts:-}" "$end")" || true
 	read -r flo fhi <<<"$(lag "$b" "${ts:-}")" || true
-	echo "$b ${lo:-?} ${hi:-?} ${flo:-?} ${fhi:-?}" >>"$out/lags"
+	echo "$b ${lo:-?} ${hi:-?} ${flo:-?} ${fhi:-?}" >>"$out/$suite-lags"
 	# Rescue and emergency mode start their shell with the helper: under TCG
 	# the sandboxed helper's main() ran up to 3.5 s after its fork there
 	# (bench/results-plugin-e2e), so they get 5 s.
@@ -159,7 +160,7 @@ reported() {
 	check "$b: user-booted.service exited cleanly" "" \
 		test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
 	echo "$b $(sed -n "s/^journal=.*udev's event queue \(was empty\|drained [0-9.]* s later\).*/\1/p" "$out/$b.kv" |
-		tr ' ' _ | head -n 1)" >>"$out/udev"
+		tr ' ' _ | head -n 1)" >>"$out/$suite-udev"
 }
 # by_pid1 B: PID 1 ended boot itself, within 100 ms after startup finished.
 by_pid1() {
@@ -168,7 +169,7 @@ by_pid1() {
 	check "$b: PID 1 ended boot (reason reported)" "kernel: reason=${reason:-none} by ${comm:-?}[${pid:-?}]" \
 		test "${reason:-}" = reported -a "${pid:-}" = 1
 	read -r lo hi <<<"$(lag "$b" "${ts:-}")" || true
-	echo "$b ${lo:-?} ${hi:-?}" >>"$out/lags"
+	echo "$b ${lo:-?} ${hi:-?}" >>"$out/$suite-lags"
 	check "$b: boot ended 0-100 ms after systemd's startup finished" \
 		"lag ${lo:-?} to ${hi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)" \
 		eval 'between "${hi:-}" 0 0.1'
@@ -248,7 +249,7 @@ cost_summary() {
 			printf "# %s cost, default.target -> FinishTimestamp: with the plugin median %.3f s (n=%d:%s), masked %.3f s (n=%d:%s), difference %+.3f s\n",
 				s, median(v["plugin"]), n["plugin"], v["plugin"], median(v["masked"]), n["masked"], v["masked"],
 				median(v["plugin"]) - median(v["masked"])
-		}' "$out/cost"
+		}' "$out/$suite-cost"
 }
 
 timeout=sysctl.kernel.user_booted_timeout=5
@@ -382,7 +383,7 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 			args="user_booted_reported"
 			[ $arm = plugin ] || b=$b-masked args="$args systemd.mask=user-booted.service e2e.nowait"
 			boot "$b" "$images/enabled.ext4" "$args" || continue
-			echo "$b $arm $(cost_s "$b")" >>"$out/cost"
+			echo "$b $arm $(cost_s "$b")" >>"$out/$suite-cost"
 			[ $arm = masked ] && continue
 			reported "$b"
 			started=$(sed -n 's/^journal=.*user-booted-notify\[[0-9]*\]: Started at \([0-9]*\) us.*/\1/p' "$out/$b.kv")
@@ -393,7 +394,7 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 		done
 	done
 	cost_summary "$suite"
-	rm -f "$out/disk.ext4"
+	rm -f "$out/$suite-disk.ext4"
 	echo "# $suite: $(sed -n 's/.*systemd\[1\]: systemd \([^ ]*\) running.*/systemd \1/p' "$out/$suite-default.log" | head -n 1)" \
 		"images ${build_s}s, boots ${SECONDS}s wall clock"
 done

@@ -7,7 +7,8 @@
 # (default 6.12) gets the guest suites on its qemu kernel.
 # Quicker partial runs: DEBUG_KERNEL=0 (no debug-kernel boots), SYSTEMD_E2E=0,
 # SYSTEMD_HOST=0, LINT=0, INIT_E2E=0 (no boots of the other init systems'
-# recipes, scripts/init-e2e.sh), BACKPORTS= (none).
+# recipes, scripts/init-e2e.sh), BACKPORTS= (none).  TEST_LANES=1: one suite
+# at a time (default: two lanes, see below).
 # KERNEL=6.12 or 6.1: that backport alone, its qemu-kernel guest suites (the
 # rest is about the base series: off unless asked for).
 set -u
@@ -31,7 +32,7 @@ tally() {
 	f=$(grep -cE '^not ok [0-9]+' "$log")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	grep -E '^not ok [0-9]+' "$log" | sed "s|^|$name: |" >> "$LOGS/failures"
-	printf '%-28s %3d passed, %d failed, %d skipped  (%s)\n' "$name" "$p" "$f" "$s" "${log#"$TOP"/}"
+	printf '%-28s %3d passed, %d failed, %d skipped  (%s%s)\n' "$name" "$p" "$f" "$s" "${log#"$TOP"/}" "${took:+, $took s}"
 }
 
 # fail NAME WHY: a suite that could not run counts as one failure.
@@ -41,15 +42,70 @@ fail() {
 	printf '%-28s FAILED: %s\n' "$1" "$2"
 }
 
-# guest NAME FLAVOUR "APPEND": boot the flavour's kernel of kernel $ks (a
-# build-product suffix, see lib.sh), run ub.run=SCRIPT.
-guest() {
-	local name=$1 flavour=$2 append=$3 image=$BUILD/bzImage log=$LOGS/$1.log rc
-	[ "$flavour" = debug ] && image=$BUILD/bzImage-debug
-	image=$image$ks
+# Two lanes of tasks, each lane one task at a time (a task: a guest boot or
+# a host-side suite).  A heavy task keeps most of the two cores busy on its
+# own (a debug-kernel boot, KASAN: 1.2 cores; a systemd boot: 1.6); a light
+# one mostly waits on a timer (a qemu-kernel boot: 0.4-0.95).  One of each
+# at a time: more starves the guests, whose timers run on the host's clock
+# (three heavy at once broke a drivers suite and an init's boot; README
+# "What make test runs").  TEST_LANES=1: everything in one lane.
+heavy=() light=()
+# queue LANE KIND NAME COMMAND...: add a task; KIND (guest, suite) says how
+# judge() reads its result.
+queue() { local -n q=$1; shift; q+=("$(printf '%q ' "$@")"); }
+# lane TASK...: run the tasks one after another, each result a line on fd 3.
+lane() {
+	local t kind name rc t0
+	for t in "$@"; do
+		eval "set -- $t"
+		kind=$1 name=$2
+		shift 2
+		t0=$SECONDS rc=0
+		"$@" 3>&- || rc=$?
+		echo "$kind $name $rc $((SECONDS - t0))" >&3
+	done
+}
+# judge KIND NAME RC: tally a task that ended.
+judge() {
+	case $1 in
+	guest)
+		# 1: the script failed (its "not ok" lines count); 2: nothing to judge.
+		tally "$2" "$LOGS/$2.log"
+		[ "$3" -eq 0 ] || { [ "$3" -eq 1 ] && grep -qE '^not ok' "$LOGS/$2.log"; } ||
+			fail "$2" "$(head -n 1 "$LOGS/$2.qemu")" ;;
+	suite)
+		[ "$3" -eq 0 ] || grep -qE '^not ok' "$LOGS/$2.log" ||
+			fail "$2" "exited non-zero without a failing test (see $LOGS/$2.log)"
+		tally "$2" "$LOGS/$2.log" ;;
+	esac
+}
+# run_lanes: run both lanes at once and judge each task as it ends.
+run_lanes() {
+	local fifo=$LOGS/.lanes kind name rc took judged=0
+	rm -f "$fifo" && mkfifo "$fifo"
+	if [ "${TEST_LANES:-2}" = 1 ]; then
+		lane "${heavy[@]}" "${light[@]}" 3> "$fifo" &
+	else
+		{ lane "${heavy[@]}" & lane "${light[@]}" & wait; } 3> "$fifo" &
+	fi
+	while read -r kind name rc took; do
+		judge "$kind" "$name" "$rc"
+		judged=$((judged + 1))
+	done < "$fifo"
+	wait
+	rm -f "$fifo"
+	# A lane that died took its remaining tasks with it.
+	[ "$judged" -eq $((${#heavy[@]} + ${#light[@]})) ] ||
+		fail lanes "$(($((${#heavy[@]} + ${#light[@]})) - judged)) tasks never ended"
+}
+
+# boot NAME IMAGE INITRAMFS "APPEND": one guest boot running ub.run=SCRIPT;
+# exits with qemu-run.sh's status (2: nothing to judge).
+boot() {
+	local name=$1 log=$LOGS/$1.log rc
 	for try in 1 2; do
-		"$TOP/scripts/qemu-run.sh" -k "$image" -i "$BUILD/initramfs-$flavour$ks.cpio.gz" \
-			-l "$log" -t "${GUEST_TIMEOUT:-600}" -a "$append" 2>"$LOGS/$name.qemu"
+		"$TOP/scripts/qemu-run.sh" -k "$2" -i "$3" -l "$log" -t "${GUEST_TIMEOUT:-600}" \
+			-a "$4" 2>"$LOGS/$name.qemu"
 		rc=$?
 		# A known TCG fault, not the code under test (see MEASURING.md): retry once.
 		if [ $rc -eq 2 ] && [ $try -eq 1 ] && grep -q 'Oops: int3' "$log" &&
@@ -59,93 +115,128 @@ guest() {
 		fi
 		break
 	done
-	tally "$name" "$log"
-	[ $rc -eq 2 ] && fail "$name" "$(head -n 1 "$LOGS/$name.qemu")"
+	return $rc
 }
 
-# suite NAME COMMAND...: a host-side suite printing TAP.
-suite() {
-	local name=$1
-	shift
-	"$@" > "$LOGS/$name.log" 2>&1 || grep -qE '^not ok' "$LOGS/$name.log" ||
-		fail "$name" "exited non-zero without a failing test (see $LOGS/$name.log)"
-	tally "$name" "$LOGS/$name.log"
-}
+# suite LANE NAME COMMAND...: a host-side suite printing TAP, as a task.
+suite() { queue "$1" suite "$2" logged "${@:2}"; }
+logged() { local name=$1; shift; "$@" > "$LOGS/$name.log" 2>&1; }
+
+# summary: the last line.
+summary() { echo "$passed passed, $failed failed, $skipped skipped"; }
+
+# Everything the suites install, installed now: tasks must not race for apt.
+packages=()
+[ "${LINT:-1}" = 0 ] || packages+=("${LINT_PACKAGES[@]}")
+[ "${SYSTEMD_E2E:-1}${INIT_E2E:-1}" = 00 ] || packages+=(mmdebstrap systemd)
+if ! ("$TOP/scripts/setup.sh" && need_packages "${packages[@]}"); then
+	fail setup "installing the packages failed"
+	summary
+	exit 1
+fi
+
+# The images of the systemd and init e2e suites need no kernel: mmdebstrap
+# fetches and unpacks them while the kernels build (on a fresh machine; later
+# runs find them cached).
+images=
+if [ "${SYSTEMD_E2E:-1}" = 1 ] || [ "${INIT_E2E:-1}" = 1 ]; then
+	{
+		if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
+			for s in ${E2E_SUITES:-bookworm sid}; do "$TOP/scripts/rootfs.sh" "$s"; done
+		fi
+		[ "${INIT_E2E:-1}" = 0 ] || INIT_E2E_BASES_ONLY=1 "$TOP/scripts/init-e2e.sh"
+	} > "$LOGS/images.log" 2>&1 &
+	images=$!
+fi
 
 log "building the kernels (log: ${LOGS#"$TOP"/}/build.log; a fresh machine takes a while)"
 # The kernel flavours to build and boot.
 flavours=qemu targets="kernel guest-bin"
 [ "${DEBUG_KERNEL:-1}" = 0 ] || flavours="qemu debug" targets="$targets kernel-debug"
 build_ok=1
-make -s -C "$TOP" $targets > "$LOGS/build.log" 2>&1 || build_ok=0
-for k in $BACKPORTS; do
-	[ $build_ok = 0 ] || KERNEL=$k make -s -C "$TOP" kernel >> "$LOGS/build.log" 2>&1 || build_ok=0
-done
+# build KERNEL TARGET: one make target, timed (README "Timings").
+build() {
+	local t0=$SECONDS
+	[ $build_ok = 1 ] || return 0
+	KERNEL=$1 make -s -C "$TOP" "$2" >> "$LOGS/build.log" 2>&1 || build_ok=0
+	echo "# built $1 $2 in $((SECONDS - t0)) s"
+}
+for t in $targets; do build "$KERNEL" "$t"; done
+for k in $BACKPORTS; do build "$k" kernel; done
 if [ $build_ok = 0 ]; then
 	tail -n 30 "$LOGS/build.log"
 	fail build "building the kernels failed (see $LOGS/build.log)"
-	echo "$passed passed, $failed failed"
+	[ -z "$images" ] || wait "$images"
+	summary
 	exit 1
 fi
+[ -z "$images" ] || wait "$images" || tail -n 5 "$LOGS/images.log"
+echo "# setup, kernels and images: $SECONDS s"
 
 # Every guest script with an "# append: PARAMS" line is a suite of its own,
 # booted with those kernel parameters: on the qemu kernel, and again on the
 # debug kernel (lockdep, KASAN, ...) unless its "# flavour:" line says
-# otherwise.  "# kernels:" limits a script to some kernels.
+# otherwise.  "# flavour: qemu" marks the scripts that reach no code path
+# of the series another debug boot does not reach already (the stock path,
+# a second knob around the same report).  "# kernels:" limits a script to
+# some kernels.
 flavours_of() { sed -n 's/^# flavour: //p' "$1" | grep . || echo "qemu debug"; }
 runs_on() { ! grep -q '^# kernels:' "$1" || sed -n 's/^# kernels: //p' "$1" | grep -qw "$2"; }
-# guest_suites KERNEL FLAVOURS: the harness and every guest script, on the
+# guest_suites KERNEL FLAVOURS: every guest script and the harness, on the
 # named kernel's images.  Suite names of a backport carry its version.
 guest_suites() {
-	local k=$1 flavours=$2 ks= flavour t name suffix
+	local k=$1 flavours=$2 ks= flavour t name suffix image lane
 	[ "$k" = "$KERNEL_MAIN" ] || ks=-$k
 	for flavour in $flavours; do
 		KERNEL=$k "$TOP/scripts/initramfs.sh" "$flavour" "$BUILD/initramfs-$flavour$ks.cpio.gz"
-	done
-	log "Linux $k: the QEMU runner: vCPU count, panic and hang detection"
-	KERNEL=$k suite "harness$ks" "$TOP/scripts/test-harness.sh"
-	for flavour in $flavours; do
-		log "Linux $k: guest suites ($flavour kernel)"
+		image=$BUILD/bzImage$ks suffix= lane=light
+		[ "$flavour" = debug ] && image=$BUILD/bzImage-debug$ks suffix=-debug lane=heavy
 		for t in "$TOP"/scripts/guest/*.sh; do
 			grep -q '^# append:' "$t" || continue
 			flavours_of "$t" | grep -qw "$flavour" || continue
 			runs_on "$t" "$k" || continue
 			name=${t##*/}; name=${name%.sh}
-			suffix=; [ "$flavour" = debug ] && suffix=-debug
-			guest "$name$suffix$ks" "$flavour" \
+			queue $lane guest "$name$suffix$ks" boot "$name$suffix$ks" "$image" \
+				"$BUILD/initramfs-$flavour$ks.cpio.gz" \
 				"ub.run=$name $(sed -n 's/^# append://p' "$t")"
 		done
 	done
+	# The QEMU runner itself: vCPU count, panic and hang detection.
+	suite light "harness$ks" env KERNEL="$k" "$TOP/scripts/test-harness.sh"
 }
 guest_suites "$KERNEL" "$flavours"
 for k in $BACKPORTS; do
 	guest_suites "$k" qemu
 done
 
-if [ "${SYSTEMD_HOST:-1}" = 1 ]; then
-	log "systemd plugin, host side"
-	suite systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
-fi
-
-if [ "${LINT:-1}" = 1 ]; then
-	log "lint: checkpatch, kernel-doc, sysctl docs, Sphinx, W=1/sparse on the series"
-	suite lint "$TOP/scripts/lint.sh"
-fi
-
+# The heavy lane: the debug kernel's boots (beside the light lane's qemu
+# boots), then the other inits' recipes and the systemd end-to-end families
+# (one per systemd version: by then the light lane is done, so their timings
+# see the host as a serial run would), then lint.  The light lane: the qemu
+# kernels' boots, the host-side suites.
+[ "${INIT_E2E:-1}" = 0 ] || suite heavy init-e2e "$TOP/scripts/init-e2e.sh"
+# One cost pair per family (its ordering check; what the plugin costs in
+# time is make bench's to say, from many boots): E2E_COST_BOOTS for more.
 if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
-	log "systemd plugin, end to end under real systemd"
-	suite systemd-e2e "$TOP/scripts/systemd-e2e.sh"
+	for s in ${E2E_SUITES:-bookworm sid}; do
+		suite heavy "systemd-e2e-$s" env E2E_SUITES="$s" E2E_COST_BOOTS="${E2E_COST_BOOTS:-1}" \
+			"$TOP/scripts/systemd-e2e.sh"
+	done
 fi
+[ "${SYSTEMD_HOST:-1}" = 0 ] ||
+	suite light systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
+# checkpatch, kernel-doc, sysctl docs, Sphinx, W=1/sparse on the series: a
+# build on both cores, so heavy.
+[ "${LINT:-1}" = 0 ] || suite heavy lint "$TOP/scripts/lint.sh"
 
-if [ "${INIT_E2E:-1}" = 1 ]; then
-	log "other init systems: the document's recipes, booted"
-	suite init-e2e "$TOP/scripts/init-e2e.sh"
-fi
+log "running the suites: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones (logs: ${LOGS#"$TOP"/}/)"
+run_lanes
 
 echo
 if [ -s "$LOGS/failures" ]; then
 	echo "failures:"
 	sed 's/^/  /' "$LOGS/failures"
 fi
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "# make test took $SECONDS s"
+summary
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 # Without user_booted_reported cgroup is stock: migrations wait for grace
 # periods from init launch on (which proves boot-cgroup.sh's zero means it).
 # append:
+# flavour: qemu
 . /ub/lib.sh
 . /ub/cgroup-lib.sh
 

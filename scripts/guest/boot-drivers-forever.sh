@@ -3,6 +3,7 @@
 # and binds when its supplier's driver comes, however late.  The unused
 # regulator keeps its stock 30 s, which come after the report.
 # append: user_booted_reported deferred_probe_timeout=-1
+# flavour: qemu
 . /ub/lib.sh
 . /ub/drivers-lib.sh
 

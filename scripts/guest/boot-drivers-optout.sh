@@ -4,6 +4,7 @@
 # regulator_ignore_unused leaves the unused regulator on when its cleanup
 # comes: at 30 s after late init, after the early report.
 # append: user_booted_reported deferred_probe_timeout=5 regulator_ignore_unused
+# flavour: qemu
 # kernels: 7.3 6.12
 . /ub/lib.sh
 . /ub/drivers-lib.sh

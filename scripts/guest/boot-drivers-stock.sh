@@ -2,6 +2,7 @@
 # today's timers (expect_stock_timers in drivers-lib.sh).  The other
 # boot-drivers-*.sh suites are the same fixtures with the series' options.
 # append: fw_devlink.sync_state=timeout
+# flavour: qemu
 . /ub/lib.sh
 . /ub/drivers-lib.sh
 

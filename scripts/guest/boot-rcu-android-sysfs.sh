@@ -3,6 +3,7 @@
 # admin's expediting only: while userspace boots RCU's boot mode still
 # expedites, and the report ends that.
 # append: user_booted_reported rcupdate.rcu_expedited=1
+# flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 echo 0 > /sys/kernel/rcu_expedited

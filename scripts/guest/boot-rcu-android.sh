@@ -1,5 +1,6 @@
 # rcupdate.rcu_expedited=1 (Android) keeps expediting after userspace boot.
 # append: user_booted_reported rcupdate.rcu_expedited=1
+# flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 rcu_check_mode admin_expedites=1

@@ -2,6 +2,7 @@
 # init launch ("cmdline"): RCU's mode is stock after it, and the
 # grace-period recipe has no userspace boot to account for.
 # append: user_booted_reported sysctl.kernel.user_booted=1 trace_event=rcu:rcu_synchronize,user_booted:user_booted
+# flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 check "boot ended at init launch" [ "$(cat $sysctl_path)" = 1 ]

@@ -1,6 +1,7 @@
 # RCU drops boot mode when the fallback timeout ends boot, and the
 # grace-period recipe reports the boot as ended by the timeout.
 # append: user_booted_reported sysctl.kernel.user_booted_timeout=3 trace_event=rcu:rcu_synchronize,user_booted:user_booted
+# flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 rcu_check_mode
