@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run test series bisect-check lint bench systemd-native clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check lint bench systemd-native clean distclean
 all: kernel
 
 setup:
@@ -26,13 +26,16 @@ kernel-debug: tree
 # Always the base kernel's harness: the guest scripts pick cases with its
 # -r/-f filters, which 6.1's lacks; the program is the same for any kernel.
 KSFT := $(B)/linux-7.3/tools/testing/selftests
-guest-bin: setup
+GB := $(B)/guest-bin
+guest-bin: setup $(GB)/membarrier_lat $(GB)/bench_guest $(GB)/user_booted_test
+$(GB)/%: bench/%.c
+	@mkdir -p $(@D)
+	@gcc $(GUEST_CFLAGS) -o $@ $<
+$(GB)/user_booted_test: selftests/user_booted/user_booted_test.c uapi/linux/user_booted.h
 	@[ -d $(KSFT) ] || KERNEL=7.3 scripts/tree.sh >/dev/null
-	@mkdir -p $(B)/guest-bin
-	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/membarrier_lat bench/membarrier_lat.c
-	@gcc $(GUEST_CFLAGS) -o $(B)/guest-bin/bench_guest bench/bench_guest.c
+	@mkdir -p $(@D)
 	@gcc $(GUEST_CFLAGS) -Wno-unused-parameter -Wno-clobbered -I$(KSFT)/kselftest \
-		-o $(B)/guest-bin/user_booted_test selftests/user_booted/user_booted_test.c -lpthread
+		-o $@ $< -lpthread
 
 # README command 1: build the patched kernel, boot it, show the notification.
 run: kernel guest-bin
@@ -41,6 +44,13 @@ run: kernel guest-bin
 		-a "ub.run=demo $$(sed -n "s/^# append://p" scripts/guest/demo.sh)" ; rc=$$?; \
 	sed -n '/^demo:/p;/^ok /p;/^not ok/p;/== timeline/,/UB-VERDICT/p' $(B)/demo.log | grep -v UB-VERDICT; \
 	echo "full console log: $(B)/demo.log"; exit $$rc
+
+# The inner loop (README): rebuild what an edit touched, boot one guest
+# script: make guest T=boot-reported [FLAVOUR=debug] [KERNEL=6.12].
+FLAVOUR ?= qemu
+guest: tree guest-bin
+	@scripts/build-kernel.sh $(FLAVOUR) >/dev/null
+	@scripts/guest-one.sh $(FLAVOUR) $(T)
 
 # README command 2: every test; ends with "N passed, N failed".
 test:

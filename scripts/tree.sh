@@ -56,6 +56,28 @@ commit_step() {
 	GIT_INDEX_FILE=$idx git_tree write-tree | xargs -I{} git -C "$TREE" commit-tree {} -p "$parent" -F "$msg"
 }
 
+# Nothing to do when the series' inputs are those of the last run and the
+# tree is still checked out clean at its result (a make run after make test
+# spends no time here).  The inputs: series.conf, every file it names (and
+# this kernel's variants), the messages, and the scripts that assemble them.
+inputs() {
+	local f
+	for f in series.conf scripts/tree.sh scripts/lib.sh series/*.txt \
+		$(awk '$1 !~ /^#/ && $1 != "patch" && NF { print $1 }' "$TOP/series.conf") \
+		kernel/patches-"$KERNEL"/*.patch; do
+		[ -f "$TOP/$f" ] && echo "$f $(git hash-object "$TOP/$f")"
+	done
+	echo "$KERNEL"
+}
+stamp=$BUILD/.tree-stamp-$KERNEL
+want=$(cd "$TOP" && inputs | sha1sum | cut -c1-40)
+if [ "$(cat "$stamp" 2>/dev/null)" = "$want $(git_tree rev-parse -q --verify HEAD)" ] &&
+   [ "$(git_tree rev-parse -q --verify series)" = "$(git_tree rev-parse HEAD)" ] &&
+   [ -z "$(git_tree status --porcelain -uno)" ]; then
+	echo "$TREE"
+	exit 0
+fi
+
 head=$(git_tree rev-parse base)
 slug= files=()
 while read -r a b; do
@@ -76,4 +98,5 @@ done < "$TOP/series.conf"
 
 git_tree update-ref refs/heads/series "$head"
 git_tree checkout -q -f --detach series
+echo "$want $head" > "$stamp"
 echo "$TREE"
