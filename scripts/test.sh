@@ -22,11 +22,10 @@ BACKPORTS=${BACKPORTS-6.12}
 LOGS=$BUILD/test-logs$KSUFFIX
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 passed=0 failed=0 skipped=0
-failures=()
 
-# tally NAME LOG: add the log's top-level TAP results to the totals.
+# tally NAME LOG [SECONDS]: add the log's top-level TAP results to the totals.
 tally() {
-	local name=$1 log=$2 p f s
+	local name=$1 log=$2 took=${3:-} p f s
 	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log")
 	p=$(( $(grep -cE '^ok [0-9]+' "$log") - s ))
 	f=$(grep -cE '^not ok [0-9]+' "$log")
@@ -65,18 +64,18 @@ lane() {
 		echo "$kind $name $rc $((SECONDS - t0))" >&3
 	done
 }
-# judge KIND NAME RC: tally a task that ended.
+# judge KIND NAME RC SECONDS: tally a task that ended.
 judge() {
 	case $1 in
 	guest)
 		# 1: the script failed (its "not ok" lines count); 2: nothing to judge.
-		tally "$2" "$LOGS/$2.log"
+		tally "$2" "$LOGS/$2.log" "$4"
 		[ "$3" -eq 0 ] || { [ "$3" -eq 1 ] && grep -qE '^not ok' "$LOGS/$2.log"; } ||
 			fail "$2" "$(head -n 1 "$LOGS/$2.qemu")" ;;
 	suite)
 		[ "$3" -eq 0 ] || grep -qE '^not ok' "$LOGS/$2.log" ||
 			fail "$2" "exited non-zero without a failing test (see $LOGS/$2.log)"
-		tally "$2" "$LOGS/$2.log" ;;
+		tally "$2" "$LOGS/$2.log" "$4" ;;
 	esac
 }
 # run_lanes: run both lanes at once and judge each task as it ends.
@@ -89,7 +88,7 @@ run_lanes() {
 		{ lane "${heavy[@]}" & lane "${light[@]}" & wait; } 3> "$fifo" &
 	fi
 	while read -r kind name rc took; do
-		judge "$kind" "$name" "$rc"
+		judge "$kind" "$name" "$rc" "$took"
 		judged=$((judged + 1))
 	done < "$fifo"
 	wait
