@@ -68,6 +68,7 @@ rm -f "$obj/.built-stamp"
 log "building $flavour kernel ($(nproc) jobs)"
 kmake bzImage modules
 cp "$obj/arch/x86/boot/bzImage" "$image"
+cp "$obj/System.map" "${image/bzImage/System.map}" # qemu-run.sh: where a hung guest is
 rm -rf "$mods"
 kmake modules_install INSTALL_MOD_PATH="$mods" INSTALL_MOD_STRIP=1 >/dev/null
 [ -z "$built" ] || echo "$built" > "$obj/.built-stamp"

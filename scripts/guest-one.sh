@@ -15,7 +15,7 @@ image=$BUILD/bzImage$KSUFFIX
 initrd=$BUILD/initramfs-$flavour$KSUFFIX.cpio.gz log=$BUILD/guest-$name-$flavour$KSUFFIX.log
 "$TOP/scripts/initramfs.sh" "$flavour" "$initrd"
 rc=0
-"$TOP/scripts/qemu-run.sh" -k "$image" -i "$initrd" -l "$log" -t "${GUEST_TIMEOUT:-600}" \
+"$TOP/scripts/qemu-run.sh" -k "$image" -i "$initrd" -l "$log" -t "$GUEST_TIMEOUT" \
 	-a "ub.run=$name $(sed -n 's/^# append://p' "$script")" || rc=$?
 grep -E '^(not )?ok [0-9]+|^#' "$log" | grep -v '^# append' || true
 echo "console log: ${log#"$TOP"/}"

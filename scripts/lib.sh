@@ -24,6 +24,10 @@ TREE=$BUILD/linux-$KERNEL
 KSUFFIX=
 [ "$KERNEL" = "$KERNEL_MAIN" ] || KSUFFIX=-$KERNEL
 
+# A guest suite's boot that has not ended by then has hung (make test's
+# slowest take 45 s: debug kernel, under load).
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-180}
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

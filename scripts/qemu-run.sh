@@ -39,6 +39,21 @@ accel() {
 	cat "$cache"
 }
 
+# hang_report: each vCPU's instruction pointer and the kernel function it
+# is in (System.map next to the kernel: build-kernel.sh), into $log.hang.
+hang_report() {
+	local map=${kernel/bzImage/System.map} rip at
+	echo "info registers -a" > "$mon.in"
+	timeout 3 cat "$mon.out" | tr -d '\r' | grep -o 'RIP=[0-9a-f]*' | cut -d= -f2 |
+	while read -r rip; do
+		at="(no System.map)"
+		# Same-width hex sorts as text: the last symbol at or below.
+		[ -r "$map" ] && at=$(awk -v a="$rip" '$1 <= a && $2 ~ /^[tTwW]$/ { s = $3 }
+			END { print s }' "$map")
+		echo "vCPU at $rip ${at:-(no symbol)}"
+	done > "$log.hang"
+}
+
 acc=$(accel)
 # -icount is TCG's: a run that asks for it gets TCG.
 [[ " $extra " == *" -icount "* ]] && acc=tcg
@@ -51,10 +66,27 @@ args=(-accel "$acc" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
 # shellcheck disable=SC2206 # split on purpose
 [ -n "$extra" ] && args+=($extra)
 
+# The monitor on two FIFOs: a guest that hangs is asked where its vCPUs are.
+mon=$log.mon
+rm -f "$mon.in" "$mon.out" "$log.hang" && mkfifo "$mon.in" "$mon.out"
+args+=(-monitor "pipe:$mon")
+
 start=$(date +%s.%N)
 set +e
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$log" 2>&1
-qemu_rc=$?
+qemu-system-x86_64 "${args[@]}" </dev/null >"$log" 2>&1 &
+qemu=$!
+trap 'kill -KILL $qemu 2>/dev/null || true; rm -f "$mon.in" "$mon.out"' EXIT
+trap 'exit 130' INT TERM
+deadline=$((SECONDS + timeout))
+while kill -0 $qemu 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+qemu_rc=
+if kill -0 $qemu 2>/dev/null; then
+	hang_report
+	kill -KILL $qemu
+	qemu_rc=124
+fi
+wait $qemu
+qemu_rc=${qemu_rc:-$?}
 set -e
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 
@@ -74,6 +106,7 @@ else
 	verdict="no verdict (qemu exit $qemu_rc)"
 fi
 printf 'qemu: %s (%.1fs), log %s; last lines:\n' "$verdict" "$secs" "$log" >&2
+[ ! -s "$log.hang" ] || cat "$log.hang" >&2
 grep -E 'WARNING:|BUG:|panic|lock' "$log" | head -5 >&2 || true
 tail -n 15 "$log" >&2
 exit 2

@@ -26,4 +26,13 @@ expect "a guest that passes passes, on 2 vCPUs" 0 -s 2 -a "ub.run=nothing"
 expect "a guest on 3 vCPUs sees 3" 0 -s 3 -a "ub.run=nothing"
 expect "a guest that panics (no init to run) fails" 2 -t 120 -a "rdinit=/nonexistent"
 expect "a hanging guest times out and fails" 2 -t 20 -a "ub.run=hang"
+# ... and says where each of its vCPUs was, by kernel function.
+hang=$BUILD/test-logs$KSUFFIX/harness-$n.log.hang
+n=$((n + 1))
+if [ "$(grep -cE '^vCPU at [0-9a-f]{16} [a-z_]' "$hang")" -eq 2 ]; then
+	echo "ok $n - the hang report locates both vCPUs: $(cut -d' ' -f4 "$hang" | sort -u | tr '\n' ' ')"
+else
+	echo "not ok $n - the hang report locates both vCPUs ($hang)"
+	failed=$((failed + 1))
+fi
 [ "$failed" -eq 0 ]
