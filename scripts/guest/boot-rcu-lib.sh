@@ -9,10 +9,13 @@ tracefs=/sys/kernel/tracing
 rcu_sync_expedited() {
 	[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs || return
 	echo 1 > $tracefs/events/rcu/rcu_synchronize/enable
-	/ub/membarrier_lat 1 > /dev/null
+	/ub/membarrier_lat 1 > /dev/null &
+	pid=$!
+	wait $pid
 	echo 0 > $tracefs/events/rcu/rcu_synchronize/enable
-	# Our own call: kworkers may wait too meanwhile.
-	sed -n 's/.*membarrier_lat-.* rcu_synchronize: rcu expedited=\([01]\) .*/\1/p' \
+	# Our own call, by PID: kworkers may wait too meanwhile, and the task's
+	# name may show as "<...>" (ftrace saves names lazily).
+	sed -n "s/.*-$pid *\[[0-9]*\] .* rcu_synchronize: rcu expedited=\([01]\) .*/\1/p" \
 		$tracefs/trace | tail -n 1
 }
 
@@ -29,6 +32,7 @@ rcu_check_mode() {
 	admin_expedites=0 follows=1 normal_after_boot=0
 	for a; do eval "$a"; done
 	exp=$(rcu_sync_expedited) normal=$(cat /sys/kernel/rcu_normal)
+	echo "# rcu:rcu_synchronize expedited=${exp:-(no event)}, rcu_normal=$normal"
 	if [ "$(cat $sysctl_path)" = 0 ]; then
 		phase="while userspace boots"
 	else
