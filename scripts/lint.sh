@@ -38,7 +38,8 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 # "Permission denied".  Found where they are run: Makefile recipes, .ci/run,
 # the project's shell scripts (a path at a command's position: at the start,
 # after ;, &&, ||, |, !, $(, then/do/exec, VAR=value words, or test.sh's
-# "suite NAME"), meson's find_program().  "bash FILE" is not a direct run.
+# "suite LANE NAME [env ...|nice -n N]"), meson's find_program().  "bash
+# FILE" is not a direct run.
 python3 - "$TOP" > "$OUT/exec-bits.log" <<'PY'
 import glob, os, re, subprocess, sys
 top = sys.argv[1]
@@ -48,7 +49,7 @@ for line in subprocess.run(['git', '-C', top, 'ls-files', '-s'], capture_output=
     meta, path = line.split('\t', 1)
     modes[path] = meta.split()[0]
 lead = (r'(?:^|[;&|({]|(?<!\[ )!|\b(?:then|do|else|exec|if|elif|while|until|time)\b|^\t@)\s*'
-        r'(?:[A-Za-z_]\w*=(?:"[^"]*"|[^\s"(]*)\s+)*(?:suite\s+\S+\s+\S+\s+(?:env\s+(?:\w+=\S+\s+)*)?)?')
+        r'(?:[A-Za-z_]\w*=(?:"[^"]*"|[^\s"(]*)\s+)*(?:suite\s+\S+\s+\S+\s+(?:env\s+(?:\w+=\S+\s+)*|nice\s+-n\s+\d+\s+)?)?')
 path = r'"?(\$TOP/|\$\(dirname "\$0"\)/|\$\$\(TOP\)/)?((?:scripts|bench|systemd-plugin|\.ci)/[\w./-]+|[\w-]+\.sh)'
 run = re.compile(lead + path)
 sources = ['Makefile', '.ci/run'] + sorted(

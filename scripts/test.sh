@@ -68,17 +68,20 @@ lane() {
 judge() {
 	case $1 in
 	guest)
-		# 1: the script failed (its "not ok" lines count); 2: nothing to judge.
+		# 1: the script failed (its "not ok" lines count); 2: nothing to
+		# judge, and the failure shows qemu-run.sh's verdict, where a hung
+		# guest's vCPUs were and the console's last lines.
 		tally "$2" "$LOGS/$2.log" "$4"
 		[ "$3" -eq 0 ] || { [ "$3" -eq 1 ] && grep -qE '^not ok' "$LOGS/$2.log"; } ||
-			fail "$2" "$(head -n 1 "$LOGS/$2.qemu")" ;;
+			fail "$2" "$(q=$LOGS/$2.qemu; head -n 1 "$q"; grep '^vCPU at' "$q"; tail -n 4 "$q")" ;;
 	suite)
 		[ "$3" -eq 0 ] || grep -qE '^not ok' "$LOGS/$2.log" ||
 			fail "$2" "exited non-zero without a failing test (see $LOGS/$2.log)"
 		tally "$2" "$LOGS/$2.log" "$4" ;;
 	esac
 }
-# run_lanes: run both lanes at once and judge each task as it ends.
+# run_lanes: run both lanes at once and judge each task as it ends; both
+# are empty again when it returns.
 run_lanes() {
 	local fifo=$LOGS/.lanes kind name rc took judged=0
 	rm -f "$fifo" && mkfifo "$fifo"
@@ -96,6 +99,7 @@ run_lanes() {
 	# A lane that died took its remaining tasks with it.
 	[ "$judged" -eq $((${#heavy[@]} + ${#light[@]})) ] ||
 		fail lanes "$(($((${#heavy[@]} + ${#light[@]})) - judged)) tasks never ended"
+	heavy=() light=()
 }
 
 # boot NAME IMAGE INITRAMFS "APPEND": one guest boot running ub.run=SCRIPT;
@@ -103,13 +107,24 @@ run_lanes() {
 boot() {
 	local name=$1 log=$LOGS/$1.log rc
 	for try in 1 2; do
-		"$TOP/scripts/qemu-run.sh" -k "$2" -i "$3" -l "$log" -t "${GUEST_TIMEOUT:-600}" \
+		"$TOP/scripts/qemu-run.sh" -k "$2" -i "$3" -l "$log" -t "$GUEST_TIMEOUT" \
 			-a "$4" 2>"$LOGS/$name.qemu"
 		rc=$?
 		# A known TCG fault, not the code under test (see MEASURING.md): retry once.
 		if [ $rc -eq 2 ] && [ $try -eq 1 ] && grep -q 'Oops: int3' "$log" &&
 		   grep -q 'sched_clock' "$log"; then
 			echo "$name: TCG int3 fault in sched_clock, retrying once" >&2
+			continue
+		fi
+		# A hang before init ran: under load, about one boot in fifty
+		# stopped in the initcalls, at the clocksource switch, where the
+		# series has only parsed its parameters and registered its sysctl
+		# and cgroup's subscriber.  Cause not established (the vCPUs' places
+		# are in the log now): retried once, and said; a second hang fails.
+		if [ $rc -eq 2 ] && [ $try -eq 1 ] && grep -q '^qemu: timeout' "$LOGS/$name.qemu" &&
+		   ! grep -q 'Run /init as init process' "$log"; then
+			echo "$name: guest hung before init ran ($(grep '^vCPU at' "$LOGS/$name.qemu" | cut -d' ' -f4 | paste -sd,)), retrying once (first log: $log.hung)" >&2
+			mv "$log" "$log.hung"
 			continue
 		fi
 		break
@@ -209,27 +224,31 @@ for k in $BACKPORTS; do
 done
 
 # The heavy lane: the debug kernel's boots (beside the light lane's qemu
-# boots), then the other inits' recipes and the systemd end-to-end families
-# (one per systemd version: by then the light lane is done, so their timings
-# see the host as a serial run would), then lint.  The light lane: the qemu
+# boots), the other inits' recipes, lint.  The light lane: the qemu
 # kernels' boots, the host-side suites.
+[ "${SYSTEMD_HOST:-1}" = 0 ] ||
+	suite light systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
 [ "${INIT_E2E:-1}" = 0 ] || suite heavy init-e2e "$TOP/scripts/init-e2e.sh"
-# One cost pair per family (its ordering check; what the plugin costs in
-# time is make bench's to say, from many boots): E2E_COST_BOOTS for more.
+# checkpatch, kernel-doc, sysctl docs, Sphinx, W=1/sparse on the series: a
+# build on both cores, at the lowest priority so that the guest beside it
+# keeps its share.
+[ "${LINT:-1}" = 0 ] || suite heavy lint nice -n 19 "$TOP/scripts/lint.sh"
+log "running the suites: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones (logs: ${LOGS#"$TOP"/}/)"
+run_lanes
+
+# Then the systemd end-to-end families, one per systemd version, alone:
+# they time the boot (the helper's report within 2 s of startup's end),
+# and a guest beside them that runs late or hangs would skew that.  One
+# cost pair per family (its ordering check; what the plugin costs in time
+# is make bench's to say, from many boots): E2E_COST_BOOTS for more.
 if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
 	for s in ${E2E_SUITES:-bookworm sid}; do
 		suite heavy "systemd-e2e-$s" env E2E_SUITES="$s" E2E_COST_BOOTS="${E2E_COST_BOOTS:-1}" \
 			"$TOP/scripts/systemd-e2e.sh"
 	done
+	log "running the systemd end-to-end families, one at a time"
+	run_lanes
 fi
-[ "${SYSTEMD_HOST:-1}" = 0 ] ||
-	suite light systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
-# checkpatch, kernel-doc, sysctl docs, Sphinx, W=1/sparse on the series: a
-# build on both cores, so heavy.
-[ "${LINT:-1}" = 0 ] || suite heavy lint "$TOP/scripts/lint.sh"
-
-log "running the suites: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones (logs: ${LOGS#"$TOP"/}/)"
-run_lanes
 
 echo
 if [ -s "$LOGS/failures" ]; then
