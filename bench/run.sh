@@ -37,10 +37,16 @@
 #                 call_rcu() callbacks queued during userspace boot wait
 #   iboot:A|C     workload 1's arms A and C under -icount: does the
 #                 deterministic mode keep expedited and normal apart?
+#   c262:ARM, c252:ARM  workload 7 (issue 26), what the systemd plugin costs
+#                 the boot: sid's or bookworm's image as in i262/i252,
+#                 without the grace-period tracing; ARM plugin
+#                 (user_booted_reported, the plugin reports) or masked (the
+#                 same with systemd.mask=user-booted.service)
 # Then bench/analyze.py turns the console logs into CSVs, plots and
 # bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
 # same for workload 5 into bench/results-cgroup/, bench/analyze_stack.py for
-# workload 6 into bench/results-stack/.
+# workload 6 into bench/results-stack/, bench/analyze_plugin.py for workload 7
+# into bench/results-plugin/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
 # workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
@@ -68,6 +74,8 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 5 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 6 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-stack}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 7 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-plugin}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -128,10 +136,15 @@ done
 # The deterministic mode's check: workload 1's stock and expedited arms.
 APPEND[iboot:A]=${APPEND[boot:A]}
 APPEND[iboot:C]=${APPEND[boot:C]}
+# Workload 7: the plugin against itself masked, nothing else traced.
+APPEND[c262:plugin]="$RAM6 user_booted_reported"
+APPEND[c262:masked]="$RAM6 user_booted_reported systemd.mask=user-booted.service e2e.nowait"
+APPEND[c252:plugin]=${APPEND[c262:plugin]}
+APPEND[c252:masked]=${APPEND[c262:masked]}
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
-	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600)
+	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900)
 
 kinds=()
 for w in $WORKLOADS; do
@@ -145,7 +158,8 @@ for w in $WORKLOADS; do
 		iboot) kinds+=(iboot:A iboot:C) ;;
 		*) kinds+=("$f:stock" "$f:reported" "$f:knobs" "$f:expedited") ;; esac
 	   done ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6" ;;
+	7) for f in ${PLUGIN_FAMILIES:-c262 c252}; do kinds+=("$f:plugin" "$f:masked"); done ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -208,7 +222,7 @@ fi
 # --- Workload 6: the systemd images of both suites, with the tools of the
 # after-boot window and the knobs arm's unit written in by debugfs.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy" ;; *) fams="s252 i252" ;; esac
+	case $suite in sid) fams="s262 i262 lazy c262" ;; *) fams="s252 i252 c252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -237,6 +251,7 @@ if [ ! -f "$setup" ]; then
 	prereg=bench/prereg.json
 	[ "$WORKLOADS" = 5 ] && prereg=bench/prereg-cgroup.json
 	[ "$WORKLOADS" = 6 ] && prereg=bench/prereg-stack.json
+	[ "$WORKLOADS" = 7 ] && prereg=bench/prereg-plugin.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
@@ -270,7 +285,7 @@ if [ ! -f "$setup" ]; then
 	done
 	[ ! -f "$WORK/stack-sid.ext4" ] && [ ! -f "$WORK/stack-bookworm.ext4" ] ||
 		note systemd_version "$(grep '^systemd_version_' "$setup" | sed 's/^systemd_version_\([a-z]*\): /\1 /' | paste -sd ';' | sed 's/;/; /g')"
-	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds i262, i252, lazy, iboot; JOBS=${JOBS:-1} at a time)"
+	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds i262, i252, lazy, iboot, c262, c252; JOBS=${JOBS:-1} at a time)"
 	[ -f "$sd_image" ] && note systemd_image "scripts/rootfs.sh (Debian bookworm minbase + systemd-sysv + udev + the systemd plugin), sha1 $(sha1sum <"$sd_image" | cut -d' ' -f1); a fresh copy per boot"
 fi
 
@@ -281,7 +296,7 @@ if [ ! -f "$sched" ]; then
 	$PY - "$SEED" "$BOOTS" "${kinds[@]}" >"$sched" <<-'EOF'
 		import random, sys
 		rng = random.Random(int(sys.argv[1]))
-		det = lambda k: k.split(":")[0] in ("i262", "i252", "lazy", "iboot")
+		det = lambda k: k.split(":")[0] in ("i262", "i252", "lazy", "iboot", "c262", "c252")
 		for group in ([k for k in sys.argv[3:] if det(k)], [k for k in sys.argv[3:] if not det(k)]):
 		    for r in range(1, int(sys.argv[2]) + 1):
 		        ks = list(group)
@@ -308,15 +323,15 @@ boot() {
 	# from a date fixed per round, so that host time leaks into nothing
 	# (the RTC seeds the kernel's randomness, hence ASLR and hash layouts).
 	# Rounds differ, arms within a round start alike.
-	case $family in i262 | i252 | lazy | iboot)
+	case $family in i262 | i252 | lazy | iboot | c262 | c252)
 		extra="$ICOUNT -rtc base=$(date -u -d "2026-01-01 00:00 UTC + ${round/extra/$seq} hours" +%Y-%m-%dT%H:%M:%S),clock=vm" ;;
 	esac
 	if [ "$family" = systemd ] || [ "$family" = cgroup ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
-	elif [[ $family == i262 || $family == lazy ]]; then
+	elif [[ $family == i262 || $family == lazy || $family == c262 ]]; then
 		args=(-i "$WORK/stack-sid.cpio")
-	elif [[ $family == i252 ]]; then
+	elif [[ $family == i252 || $family == c252 ]]; then
 		args=(-i "$WORK/stack-bookworm.cpio")
 	elif [[ $family == s262 ]]; then
 		cp --sparse=always "$WORK/stack-sid.ext4" "$disk"
@@ -357,7 +372,7 @@ run() {
 	return $rc
 }
 # Deterministic kinds run JOBS at a time; anything else alone.
-deterministic() { case ${1%%:*} in i262 | i252 | lazy | iboot) true ;; *) false ;; esac; }
+deterministic() { case ${1%%:*} in i262 | i252 | lazy | iboot | c262 | c252) true ;; *) false ;; esac; }
 
 SECONDS=0
 total=$(wc -l <"$sched")
@@ -409,6 +424,8 @@ if [ "$WORKLOADS" = 5 ]; then
 	$PY "$TOP/bench/analyze_cgroup.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 6 ]; then
 	$PY "$TOP/bench/analyze_stack.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 7 ]; then
+	$PY "$TOP/bench/analyze_plugin.py" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"

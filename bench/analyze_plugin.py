@@ -1,0 +1,259 @@
+#!/usr/bin/python3
+"""Analysis of issue 26's study, "WORKLOADS=7 make bench" (bench/run.sh):
+what the systemd plugin costs the boot.
+
+  analyze_plugin.py WORKDIR OUTDIR
+      console logs -> OUTDIR/{plugin,runs}.csv, setup.txt, report.md
+  analyze_plugin.py --report OUTDIR
+      the report again from the committed CSVs
+
+Two arms on one kernel image and one systemd image per family (Debian sid,
+systemd 262; bookworm, 252), under -icount: the plugin reporting, and the
+same boot with user-booted.service masked.  Targets and tests are fixed in
+bench/prereg-plugin.json; the statistics are analyze.py's, plus the paired
+(by round) analysis the pre-registration makes primary.
+"""
+import csv
+import json
+import os
+import re
+import shutil
+import sys
+
+import numpy as np
+from scipy import stats
+
+import analyze as A
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PREREG = os.path.join(HERE, "prereg-plugin.json")
+FAMILIES = {"c262": "Debian sid, systemd 262, -icount", "c252": "Debian bookworm, systemd 252, -icount"}
+ARMS = ("plugin", "masked")
+METRICS = (("finish_after_default_s", "default.target -> FinishTimestamp"),
+           ("startup_s", "UserspaceTimestamp -> FinishTimestamp (userspace boot)"))
+FIELDS = ["seq", "round", "family", "arm", "startup_s", "default_target_s", "finish_after_default_s",
+          "end_reason", "end_by", "report_lag_s", "report_lag_window_ms", "wall_s", "log"]
+SYNC_RE = re.compile(r"^sync\.(\d+)=(\d+) (\d+)$")
+MARK_RE = re.compile(r"^dmesg=\[ *([0-9.]+)\] user-booted-e2e: clock sync (\d+)$")
+
+
+def parse_log(path):
+    """One boot: systemd's timestamps, how boot ended, and when relative to
+    FinishTimestamp (the probe's clock-sync markers tie printk's clock to
+    CLOCK_MONOTONIC; the narrowest window wins, its midpoint is the value)."""
+    row = A.parse_systemd_log(path)
+    sync, mark, end_ts = {}, {}, None
+    for line in A.console_lines(path):
+        if "E2E| " not in line:
+            m = A.END_RE.search(line)
+            if m and end_ts is None:
+                end_ts = float(m[1])
+            continue
+        body = line.split("E2E| ", 1)[1]
+        if body.startswith("default.target.ActiveEnterTimestampMonotonic="):
+            v = body.split("=", 1)[1]
+            if v.isdigit() and int(v) > 0:
+                row["DefaultTargetMonotonic"] = int(v)
+        elif SYNC_RE.match(body):
+            m = SYNC_RE.match(body)
+            sync[m[1]] = (int(m[2]), int(m[3]))
+        elif MARK_RE.match(body):
+            m = MARK_RE.match(body)
+            mark[m[2]] = float(m[1])
+        elif end_ts is None and A.END_RE.search(body):
+            end_ts = float(A.END_RE.search(body)[1])
+    if "DefaultTargetMonotonic" in row and "UserspaceTimestampMonotonic" in row:
+        row["default_target_s"] = (row["DefaultTargetMonotonic"] - row["UserspaceTimestampMonotonic"]) / 1e6
+        row["finish_after_default_s"] = (row["FinishTimestampMonotonic"] - row["DefaultTargetMonotonic"]) / 1e6
+    both = [i for i in mark if i in sync]
+    if both and end_ts is not None and "FinishTimestampMonotonic" in row:
+        i = min(both, key=lambda i: sync[i][1] - sync[i][0])
+        lo = end_ts - mark[i] + sync[i][0] / 1e9 - row["FinishTimestampMonotonic"] / 1e6
+        hi = end_ts - mark[i] + sync[i][1] / 1e9 - row["FinishTimestampMonotonic"] / 1e6
+        row["report_lag_s"] = round((lo + hi) / 2, 4)
+        row["report_lag_window_ms"] = round((hi - lo) * 1e3, 3)
+    return row
+
+
+def cmd_parse(work, out):
+    os.makedirs(out, exist_ok=True)
+    runs = list(csv.DictReader(open(os.path.join(work, "runs.csv"))))
+    rows = []
+    for r in runs:
+        family, arm = r["kind"].split(":")
+        if r["status"] != "ok" or family not in FAMILIES:
+            continue
+        p = parse_log(os.path.join(work, r["log"]))
+        if "finish_after_default_s" not in p:
+            r["status"] = "unparsed"
+            continue
+        rows.append({"seq": r["seq"], "round": r["round"], "family": family, "arm": arm,
+                     "startup_s": round(p["startup_s"], 6), "default_target_s": round(p["default_target_s"], 6),
+                     "finish_after_default_s": round(p["finish_after_default_s"], 6),
+                     "end_reason": p.get("end_reason", ""), "end_by": p.get("end_by", ""),
+                     "report_lag_s": p.get("report_lag_s", ""),
+                     "report_lag_window_ms": p.get("report_lag_window_ms", ""),
+                     "wall_s": r["wall_s"], "log": r["log"]})
+    A.write_csv(os.path.join(out, "plugin.csv"), rows, FIELDS)
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(runs[0].keys()))
+        w.writeheader()
+        w.writerows(runs)
+    shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
+
+
+def paired(rows, family, metric):
+    """d = plugin - masked per round where both arms have a boot."""
+    by = {}
+    for r in rows:
+        if r["family"] == family and r["round"] != "extra":
+            by.setdefault(r["round"], {})[r["arm"]] = float(r[metric])
+    rounds = sorted((k for k, v in by.items() if len(v) == 2), key=int)
+    return rounds, np.array([by[k]["plugin"] - by[k]["masked"] for k in rounds])
+
+
+def wilcoxon_p(d):
+    if len(d) == 0:
+        return float("nan")
+    if np.all(d == 0):
+        return 1.0
+    return float(stats.wilcoxon(d).pvalue)
+
+
+def holm(ps):
+    """Holm's step-down adjustment of a dict of p-values."""
+    order = sorted(ps, key=lambda k: ps[k])
+    adj, run = {}, 0.0
+    for i, k in enumerate(order):
+        run = max(run, min(1.0, (len(order) - i) * ps[k]))
+        adj[k] = run
+    return adj
+
+
+def ms(v):
+    return "%+.1f ms" % (v * 1e3) if v == v else "n/a"
+
+
+def cmd_report(out):
+    pre = json.load(open(PREREG))
+    alpha, bound_of = pre["alpha"], {t["id"]: t["bound"] for t in pre["targets"]}
+    rows = list(csv.DictReader(open(os.path.join(out, "plugin.csv"))))
+    runs = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
+    L = []
+    w = L.append
+    w("# What the systemd plugin costs the boot (issue 26)\n")
+    w("Generated by `bench/analyze_plugin.py` from `plugin.csv` (one row per boot) and `runs.csv`; "
+      "targets and tests fixed before the data in `bench/prereg-plugin.json` (commit in `setup.txt`). "
+      "Console logs: `logs/` (xz). Setup in full at the end.\n")
+    w("Arms: **plugin** (`user_booted_reported`, the plugin installed and enabled, its helper logging "
+      "at debug as in the e2e images) and **masked** (the same and `systemd.mask=user-booted.service`: "
+      "nothing reports). Same kernel image, same systemd image, same kernel mode during startup (boot "
+      "mode in both). Under `-icount` the guest's clock counts executed instructions: the numbers are "
+      "guest time, not host time, and host load does not change them. Rounds share the RTC base "
+      "across arms, so each round gives one paired difference d = plugin - masked.\n")
+    # Paired tests first, for Holm over all of them.
+    tests, ps = {}, {}
+    for fam in FAMILIES:
+        for metric, _ in METRICS:
+            rounds, d = paired(rows, fam, metric)
+            tests[(fam, metric)] = (rounds, d)
+            ps[(fam, metric)] = wilcoxon_p(d)
+    adj = holm({k: v for k, v in ps.items() if v == v})
+    verdicts = []
+    for fam, title in FAMILIES.items():
+        fr = [r for r in rows if r["family"] == fam]
+        w("## %s\n" % title)
+        if not fr:
+            w("No boots.\n")
+            continue
+        w("| metric | arm | n | median | 95% CI |")
+        w("| --- | --- | --- | --- | --- |")
+        for metric, label in METRICS:
+            for arm in ARMS:
+                x = [float(r[metric]) for r in fr if r["arm"] == arm]
+                if not x:
+                    continue
+                med, lo, hi, _ = A.median_ci(x)
+                w("| %s | %s | %d | %.4f s | %.4f - %.4f s |" % (label, arm, len(x), med, lo, hi))
+        w("")
+        w("Paired by round (d = plugin - masked), Wilcoxon signed-rank, Holm over the four paired tests; "
+          "unpaired Hodges-Lehmann difference with the Moses CI and Mann-Whitney as a check:\n")
+        w("| metric | rounds | median d | 95% CI of median d | plugin slower in | p | p (Holm) | HL difference (Moses CI) | MWU p | target |")
+        w("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for metric, label in METRICS:
+            rounds, d = tests[(fam, metric)]
+            if len(d) == 0:
+                w("| %s | 0 | | | | | | | | |" % label)
+                continue
+            med, lo, hi, _ = A.median_ci(d)
+            x = [float(r[metric]) for r in fr if r["arm"] == "plugin"]
+            y = [float(r[metric]) for r in fr if r["arm"] == "masked"]
+            hl, hlo, hhi = A.hl_ci(x, y)
+            tid = "%s-%s" % (fam.upper(), "FINISH" if metric == "finish_after_default_s" else "STARTUP")
+            b = bound_of[tid]
+            met = abs(med) <= b
+            equiv = lo == lo and -b <= lo and hi <= b
+            p_adj = adj.get((fam, metric), float("nan"))
+            sig = "LOSES" if p_adj < alpha and med > 0 else "BEATS" if p_adj < alpha and med < 0 else \
+                "no difference shown"
+            verdict = "%s: %s%s; %s" % (tid, "MET" if met else "NOT MET", " (EQUIVALENT)" if equiv else "", sig)
+            verdicts.append((tid, verdict, med, lo, hi, p_adj))
+            w("| %s | %d | %s | %s to %s | %d of %d | %s | %s | %s (%s to %s) | %s | %s |" % (
+                label, len(d), ms(med), ms(lo), ms(hi), int(np.sum(d > 0)), len(d), A.fmt_p(ps[(fam, metric)]),
+                A.fmt_p(p_adj), ms(hl), ms(hlo), ms(hhi), A.fmt_p(A.mwu(x, y)), verdict))
+        w("")
+        pl = [r for r in fr if r["arm"] == "plugin"]
+        lags = [float(r["report_lag_s"]) for r in pl if r["report_lag_s"] != ""]
+        reasons = sorted({"%s by %s" % (r["end_reason"], r["end_by"]) for r in pl})
+        tid = "%s-LAG" % fam.upper()
+        ok = len(lags) == len(pl) and all(r["end_reason"] == "reported" for r in pl) and \
+            all(v <= bound_of[tid] for v in lags)
+        if lags:
+            med, lo, hi, _ = A.median_ci(lags)
+            w("Plugin arm, when the kernel's boot ended after FinishTimestamp: median %.3f s (95%% CI %.3f - "
+              "%.3f), min %.3f s, max %.3f s, n=%d; ended: %s. Masked arm ended: %s.\n" % (
+                  med, lo, hi, min(lags), max(lags), len(lags), "; ".join(reasons),
+                  "; ".join(sorted({r["end_reason"] or "not before the probe ran" for r in fr
+                                    if r["arm"] == "masked"}))))
+        verdicts.append((tid, "%s: %s (all %d plugin boots ended 'reported', at most %.1f s after FinishTimestamp)"
+                         % (tid, "MET" if ok else "NOT MET", len(pl), bound_of[tid]), None, None, None, None))
+    w("## Targets\n")
+    for t in pre["targets"]:
+        v = [x[1] for x in verdicts if x[0] == t["id"]]
+        w("- %s  \n  registered: %s" % (v[0] if v else "%s: no data" % t["id"], t["text"]))
+    w("")
+    w("## Boots\n")
+    for kind in sorted({r["kind"] for r in runs}):
+        rs = [r for r in runs if r["kind"] == kind]
+        bad = [r for r in rs if r["status"] != "ok"]
+        w("- %s: %d boots, %d ok%s" % (kind, len(rs), len(rs) - len(bad),
+                                       "; not used: " + ", ".join("%s (%s)" % (r["seq"], r["status"]) for r in bad)
+                                       if bad else ""))
+    for fam in FAMILIES:
+        for metric, _ in METRICS[:1]:
+            rounds, _ = tests[(fam, metric)]
+            allr = sorted({r["round"] for r in rows if r["family"] == fam and r["round"] != "extra"}, key=int)
+            miss = [k for k in allr if k not in rounds]
+            if miss:
+                w("- %s: rounds without both arms (left out of the paired analysis): %s" % (fam, ", ".join(miss)))
+    w("")
+    w("## Setup\n")
+    w("```")
+    w(open(os.path.join(out, "setup.txt")).read().rstrip())
+    w("```")
+    open(os.path.join(out, "report.md"), "w").write("\n".join(L) + "\n")
+    print("\n".join(x[1] for x in verdicts))
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--report":
+        cmd_report(sys.argv[2])
+    elif len(sys.argv) == 3:
+        cmd_parse(sys.argv[1], sys.argv[2])
+        cmd_report(sys.argv[2])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
