@@ -158,7 +158,10 @@ for w in $WORKLOADS; do
 		iboot) kinds+=(iboot:A iboot:C) ;;
 		*) kinds+=("$f:stock" "$f:reported" "$f:knobs" "$f:expedited") ;; esac
 	   done ;;
-	7) for f in ${PLUGIN_FAMILIES:-c262 c252}; do kinds+=("$f:plugin" "$f:masked"); done ;;
+	7) for f in ${PLUGIN_FAMILIES:-c262 c252}; do
+		case $f in c262 | c252) kinds+=("$f:plugin" "$f:masked") ;;
+		*) die "PLUGIN_FAMILIES: c262, c252" ;; esac
+	   done ;;
 	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7" ;;
 	esac
 done
@@ -183,6 +186,8 @@ export BUILD
 if [ ! -f "$WORK/bzImage" ]; then
 	for _ in 1 2 3; do
 		cp "$BUILD/bzImage" "$WORK/bzImage"
+		# For qemu-run.sh's report on a hung guest (none if the build predates it).
+		cp "$BUILD/System.map" "$WORK/System.map" 2>/dev/null || rm -f "$WORK/System.map"
 		cp "$BUILD/obj-$KERNEL-qemu/.config" "$WORK/config" 2>/dev/null || : >"$WORK/config"
 		"$TOP/scripts/initramfs.sh" qemu "$WORK/initramfs.cpio.gz"
 		# The modules in the initramfs must come from the same build.
@@ -266,7 +271,7 @@ if [ ! -f "$setup" ]; then
 	note qemu_run "scripts/qemu-run.sh sha1 $(sha1sum <"$WORK/scripts/qemu-run.sh" | cut -d' ' -f1) (copied at the start)"
 	note accelerator "$(cat "$BUILD/.accel" 2>/dev/null || echo 'probed at the first boot')"
 	note qemu "$(qemu-system-x86_64 --version | head -n 1)"
-	note qemu_cmdline "qemu-system-x86_64 -accel ACCEL -smp ${SMP:-2} -m 1G -nodefaults -no-reboot -display none -serial stdio -kernel bzImage -initrd initramfs.cpio.gz (workload 4: -drive file=IMAGE,format=raw,if=virtio,cache=unsafe instead of -initrd) -append 'console=ttyS0 panic=-1 oops=panic APPEND' (scripts/qemu-run.sh)"
+	note qemu_cmdline "qemu-system-x86_64 -accel ACCEL -smp ${SMP:-2} -m 1G -nodefaults -no-reboot -display none -serial stdio -kernel bzImage -initrd initramfs.cpio.gz (workload 4: -drive file=IMAGE,format=raw,if=virtio,cache=unsafe instead of -initrd) -append 'console=ttyS0 panic=-1 oops=panic APPEND' -monitor pipe:LOG.mon (scripts/qemu-run.sh)"
 	note vcpus "${SMP:-2}"
 	note qemu_niceness "$NICE (QEMU runs under nice -n $NICE; host_other_cpus in runs.csv: CPUs used by all other processes during each boot)"
 	for k in "${kinds[@]}"; do note "append[$k]" "${APPEND[$k]}"; done
