@@ -24,6 +24,8 @@ TREE=$BUILD/linux-$KERNEL
 KSUFFIX=
 [ "$KERNEL" = "$KERNEL_MAIN" ] || KSUFFIX=-$KERNEL
 
+# A kernel's report of a bug on the console: qemu-run.sh fails the boot.
+KERNEL_WARNING_RE='^\[[ 0-9.]+\] (WARNING:|BUG:|UBSAN:|possible recursive locking|.*circular locking|.*inconsistent lock state)'
 # A guest suite's boot that has not ended by then has hung (make test's
 # slowest take 45 s: debug kernel, under load).
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-180}

@@ -22,6 +22,7 @@ while getopts k:i:d:a:s:t:l:x: opt; do
 	*) die "usage: see the top of $0" ;;
 	esac
 done
+[[ $timeout =~ ^[0-9]+$ ]] || die "-t $timeout: the timeout is whole seconds"
 [ -n "$log" ] || log=$(mktemp "$BUILD/qemu-XXXXXX.log")
 
 # Nested KVM often opens /dev/kvm and then fails: try it once, remember.
@@ -40,17 +41,24 @@ accel() {
 }
 
 # hang_report: each vCPU's instruction pointer and the kernel function it
-# is in (System.map next to the kernel: build-kernel.sh), into $log.hang.
+# is in, into $log.hang.  build-kernel.sh keeps System.map next to each
+# image: bzImage-debug's is System.map-debug.
 hang_report() {
-	local map=${kernel/bzImage/System.map} rip at
-	echo "info registers -a" > "$mon.in"
+	local base=${kernel##*/} map= rip sym
+	[[ $base == *bzImage* ]] && map=$(dirname "$kernel")/${base/bzImage/System.map}
+	# Opened read-write, a FIFO never blocks, also if QEMU is gone by now.
+	echo "info registers -a" 1<>"$mon.in"
 	timeout 3 cat "$mon.out" | tr -d '\r' | grep -o 'RIP=[0-9a-f]*' | cut -d= -f2 |
 	while read -r rip; do
-		at="(no System.map)"
-		# Same-width hex sorts as text: the last symbol at or below.
-		[ -r "$map" ] && at=$(awk -v a="$rip" '$1 <= a && $2 ~ /^[tTwW]$/ { s = $3 }
-			END { print s }' "$map")
-		echo "vCPU at $rip ${at:-(no symbol)}"
+		sym=
+		# Same-width hex sorts as text: the last text symbol at or below.
+		[ -n "$map" ] && [ -r "$map" ] && read -r addr sym < <(awk -v a="$rip" \
+			'$1 <= a && $2 ~ /^[tTwW]$/ { s = $1 " " $3 } END { print s }' "$map")
+		if [ -n "$sym" ]; then
+			printf 'vCPU at %s %s+0x%x\n' "$rip" "$sym" $((16#$rip - 16#$addr))
+		else
+			echo "vCPU at $rip (no symbol${map:+ in $map})"
+		fi
 	done > "$log.hang"
 }
 
@@ -67,26 +75,37 @@ args=(-accel "$acc" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
 [ -n "$extra" ] && args+=($extra)
 
 # The monitor on two FIFOs: a guest that hangs is asked where its vCPUs are.
-mon=$log.mon
-rm -f "$mon.in" "$mon.out" "$log.hang" && mkfifo "$mon.in" "$mon.out"
+mon=$log.mon qemu= timer=
+cleanup() {
+	[ -z "$qemu" ] || kill -KILL "$qemu" 2>/dev/null || true
+	[ -z "$timer" ] || kill "$timer" 2>/dev/null || true
+	rm -f "$mon.in" "$mon.out"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+rm -f "$mon.in" "$mon.out" "$log.hang"
+mkfifo "$mon.in" "$mon.out" || die "cannot make the monitor's FIFOs $mon.in, $mon.out"
 args+=(-monitor "pipe:$mon")
 
 start=$(date +%s.%N)
 set +e
-qemu-system-x86_64 "${args[@]}" </dev/null >"$log" 2>&1 &
+# QEMU dies with this script, SIGKILL included: no guest outlives its runner.
+setpriv --pdeathsig KILL qemu-system-x86_64 "${args[@]}" </dev/null >"$log" 2>&1 &
 qemu=$!
-trap 'kill -KILL $qemu 2>/dev/null || true; rm -f "$mon.in" "$mon.out"' EXIT
-trap 'exit 130' INT TERM
-deadline=$((SECONDS + timeout))
-while kill -0 $qemu 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
-qemu_rc=
-if kill -0 $qemu 2>/dev/null; then
+sleep "$timeout" &
+timer=$!
+wait -n -p ended "$qemu" "$timer"
+qemu_rc=$?
+if [ "$ended" != "$qemu" ]; then
 	hang_report
-	kill -KILL $qemu
+	kill -KILL "$qemu" 2>/dev/null
+	wait "$qemu" 2>/dev/null # (and bash's "Killed" with it)
 	qemu_rc=124
 fi
-wait $qemu
-qemu_rc=${qemu_rc:-$?}
+qemu=
+kill "$timer" 2>/dev/null
+wait "$timer" 2>/dev/null
+timer=
 set -e
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 
@@ -94,7 +113,7 @@ if grep -q 'Kernel panic' "$log"; then
 	verdict="panic"
 elif [ $qemu_rc -eq 124 ] || [ $qemu_rc -eq 137 ]; then
 	verdict="timeout after ${timeout}s"
-elif grep -qE '^\[[ 0-9.]+\] (WARNING:|BUG:|UBSAN:|possible recursive locking|.*circular locking|.*inconsistent lock state)' "$log"; then
+elif grep -qE "$KERNEL_WARNING_RE" "$log"; then
 	verdict="kernel warning"
 elif grep -q '^UB-VERDICT: pass' "$log"; then
 	printf 'qemu: pass (%.1fs, %s, %s vCPUs) %s\n' "$secs" "$acc" "$smp" "$log" >&2

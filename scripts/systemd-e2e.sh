@@ -149,11 +149,14 @@ reported() {
 	read -r lo hi <<<"$(lag "$b" "${ts:-}" "$end")" || true
 	read -r flo fhi <<<"$(lag "$b" "${ts:-}")" || true
 	echo "$b ${lo:-?} ${hi:-?} ${flo:-?} ${fhi:-?}" >>"$out/$suite-lags"
-	# Rescue and emergency mode start their shell with the helper: under TCG
-	# the sandboxed helper's main() ran up to 3.5 s after its fork there
-	# (bench/results-plugin-e2e), so they get 5 s.
+	# Where other units start beside the helper at the end of startup
+	# (rescue and emergency mode's shell; a custom target's own units and
+	# the probe), the sandboxed helper's main() ran up to 4.5 s after its
+	# fork under TCG (bench/results-plugin-e2e; bookworm's custom target in
+	# a CI run of 2026-12-02: 4.5 s, lag 2.76 s; 0.01 s in an earlier run),
+	# so they get 5 s.  Default and multi-user boots: 2 s.
 	local bound=2
-	case $b in *-rescue | *-emergency) bound=5 ;; esac
+	case $b in *-rescue | *-emergency | *-custom) bound=5 ;; esac
 	check "$b: boot ended 0-$bound s after startup finished and udev's queue drained" \
 		"lag ${lo:-?} to ${hi:-?} s after $end us; ${flo:-?} to ${fhi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)" \
 		eval 'between "${lo:-}" 0 1e9 && between "${hi:-}" -1e9 $bound'
