@@ -25,8 +25,7 @@ from scipy import stats
 
 import analyze as A
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PREREG = os.path.join(HERE, "prereg-plugin.json")
+PREREG = os.path.join(A.HERE, "prereg-plugin.json")
 FAMILIES = {"c262": "Debian sid, systemd 262, -icount", "c252": "Debian bookworm, systemd 252, -icount"}
 ARMS = ("plugin", "masked")
 METRICS = (("finish_after_default_s", "default.target -> FinishTimestamp"),
@@ -269,10 +268,7 @@ def cmd_report(out):
             if miss:
                 w("- %s: rounds without both arms (left out of the paired analysis): %s" % (fam, ", ".join(miss)))
     w("")
-    w("## Setup\n")
-    w("```")
-    w(open(os.path.join(out, "setup.txt")).read().rstrip())
-    w("```")
+    L.extend(A.setup_lines(A.read_setup(out)))
     open(os.path.join(out, "report.md"), "w").write("\n".join(L) + "\n")
     print("\n".join(x[1] for x in verdicts))
 
