@@ -35,6 +35,14 @@
  *	reading, whose fast path the cgroup subscriber turns off while
  *	userspace boots.  Prints "fork fork_n= fork_med_ms= ...".
  *
+ *   bench_guest migrate N GAP_MS
+ *	Issue 25's other side of that rwsem: N times, this process moves into
+ *	a child cgroup and back by writes to cgroup.procs, GAP_MS apart.  Each
+ *	migration takes the rwsem for writing: a grace period unless its
+ *	readers are on the slow path already (favordynmods, or the cgroup
+ *	subscriber while userspace boots).  Prints "migrate migrate_n= ...",
+ *	one value per migration.
+ *
  *   bench_guest calib
  *	Fixed loops, timed: registers only, memory loads and stores, getppid()
  *	syscalls.  Run in the guest and on the host, the ratios say how much
@@ -265,6 +273,39 @@ static int cmd_forkexit(int n)
 	return time_op("fork", n, fork_exit);
 }
 
+/*
+ * Move this process into a child cgroup and back, N times: 2N migrations,
+ * each timed alone and followed by an untimed GAP_MS sleep.  Without the gap
+ * rcu_sync would let back-to-back writers share one grace period, which a
+ * boot's migrations, spread over seconds, do not.
+ */
+static int cmd_migrate(int n, int gap_ms)
+{
+	struct series s = { .name = "migrate" };
+	static const char * const to[] = { CG_ROOT "/bench-migrate/cgroup.procs",
+					   CG_ROOT "/cgroup.procs" };
+	struct timespec gap = { gap_ms / 1000, (gap_ms % 1000) * 1000000L };
+	char pid[16];
+	double t;
+	int i;
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (mkdir(CG_ROOT "/bench-migrate", 0755) && errno != EEXIST)
+		fail(CG_ROOT "/bench-migrate");
+	for (i = 0; i < 2 * n; i++) {
+		nanosleep(&gap, NULL);
+		t = now_ms();
+		write_file(to[i % 2], pid);
+		add(&s, now_ms() - t);
+	}
+	if (rmdir(CG_ROOT "/bench-migrate"))
+		fail(CG_ROOT "/bench-migrate");
+	printf("migrate");
+	print_series(&s);
+	printf(" gap_ms=%d\n", gap_ms);
+	return 0;
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -401,6 +442,8 @@ int main(int argc, char **argv)
 		return cmd_calib();
 	if (argc == 3 && !strcmp(argv[1], "forkexit"))
 		return cmd_forkexit(atoi(argv[2]));
-	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write | forkexit N\n");
+	if (argc == 4 && !strcmp(argv[1], "migrate"))
+		return cmd_migrate(atoi(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write | forkexit N | migrate N GAP_MS\n");
 	return 2;
 }

@@ -42,15 +42,22 @@
 #                 without the grace-period tracing; ARM plugin
 #                 (user_booted_reported, the plugin reports) or masked (the
 #                 same with systemd.mask=user-booted.service)
+#   ifork:stock|reported|favordynmods  workload 8 (issue 25), workload 5's
+#                 fork+exit microbenchmark and cgroup migrations
+#                 (scripts/guest/bench-fork.sh), before and after the report,
+#                 under -icount, rounds paired by RTC base: what
+#                 cgroup_favordynmods left on costs after boot, and what the
+#                 cgroup subscriber costs and saves per operation meanwhile
 # Then bench/analyze.py turns the console logs into CSVs, plots and
 # bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
 # same for workload 5 into bench/results-cgroup/, bench/analyze_stack.py for
 # workload 6 into bench/results-stack/, bench/analyze_plugin.py for workload 7
-# into bench/results-plugin/.
+# into bench/results-plugin/, bench/analyze_fork.py for workload 8 into
+# bench/results-fork/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
 # workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
-# own: WORKLOADS=5); SEED= schedule seed (default: time); FORKS=2000;
+# own: WORKLOADS=5, and so are 6, 7, 8); SEED= schedule seed (default: time); FORKS=2000;
 # BENCH_WORK=build/bench (logs);
 # BENCH_OUT=bench/results (a run with fewer boots or workloads:
 # build/bench/results); RESUME=1 continues an interrupted run in build/bench;
@@ -76,11 +83,13 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 6 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-stack}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 7 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 8 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-fork}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
 IDLE=${IDLE:-10} WIN=${WIN:-15} ROUNDS=${ROUNDS:-20} MB=${MB:-10} ISO=${ISO:-100}
-NICE=${NICE:--10} FORKS=${FORKS:-2000}
+NICE=${NICE:--10} FORKS=${FORKS:-2000} MIGRATIONS=${MIGRATIONS:-200}
 PY=/usr/bin/python3 # Debian's, with the packages from bench/DEPS
 
 mapfile -t deps < <(grep -v '^#' "$TOP/bench/DEPS")
@@ -141,10 +150,17 @@ APPEND[c262:plugin]="$RAM6 user_booted_reported"
 APPEND[c262:masked]="$RAM6 user_booted_reported systemd.mask=user-booted.service e2e.nowait"
 APPEND[c252:plugin]=${APPEND[c262:plugin]}
 APPEND[c252:masked]=${APPEND[c262:masked]}
+# Workload 8: workload 5's fork arms with migrations, under -icount.
+for a in stock reported favordynmods; do
+	APPEND[ifork:$a]="${APPEND[fork:$a]} bench.migrate=$MIGRATIONS"
+done
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
-	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900)
+	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600)
+# The -icount families: deterministic, so they may run JOBS at a time.
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork"
+deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
 for w in $WORKLOADS; do
@@ -162,7 +178,8 @@ for w in $WORKLOADS; do
 		case $f in c262 | c252) kinds+=("$f:plugin" "$f:masked") ;;
 		*) die "PLUGIN_FAMILIES: c262, c252" ;; esac
 	   done ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7" ;;
+	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -257,6 +274,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 5 ] && prereg=bench/prereg-cgroup.json
 	[ "$WORKLOADS" = 6 ] && prereg=bench/prereg-stack.json
 	[ "$WORKLOADS" = 7 ] && prereg=bench/prereg-plugin.json
+	[ "$WORKLOADS" = 8 ] && prereg=bench/prereg-fork.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
@@ -290,7 +308,7 @@ if [ ! -f "$setup" ]; then
 	done
 	[ ! -f "$WORK/stack-sid.ext4" ] && [ ! -f "$WORK/stack-bookworm.ext4" ] ||
 		note systemd_version "$(grep '^systemd_version_' "$setup" | sed 's/^systemd_version_\([a-z]*\): /\1 /' | paste -sd ';' | sed 's/;/; /g')"
-	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds i262, i252, lazy, iboot, c262, c252; JOBS=${JOBS:-1} at a time)"
+	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds of $DETERMINISTIC; JOBS=${JOBS:-1} at a time)"
 	[ -f "$sd_image" ] && note systemd_image "scripts/rootfs.sh (Debian bookworm minbase + systemd-sysv + udev + the systemd plugin), sha1 $(sha1sum <"$sd_image" | cut -d' ' -f1); a fresh copy per boot"
 fi
 
@@ -298,11 +316,11 @@ fi
 sched=$WORK/schedule.txt
 if [ ! -f "$sched" ]; then
 	# Deterministic (icount) kinds first: they may run JOBS at a time.
-	$PY - "$SEED" "$BOOTS" "${kinds[@]}" >"$sched" <<-'EOF'
+	$PY - "$SEED" "$BOOTS" "$DETERMINISTIC" "${kinds[@]}" >"$sched" <<-'EOF'
 		import random, sys
 		rng = random.Random(int(sys.argv[1]))
-		det = lambda k: k.split(":")[0] in ("i262", "i252", "lazy", "iboot", "c262", "c252")
-		for group in ([k for k in sys.argv[3:] if det(k)], [k for k in sys.argv[3:] if not det(k)]):
+		det = lambda k: k.split(":")[0] in sys.argv[3].split()
+		for group in ([k for k in sys.argv[4:] if det(k)], [k for k in sys.argv[4:] if not det(k)]):
 		    for r in range(1, int(sys.argv[2]) + 1):
 		        ks = list(group)
 		        rng.shuffle(ks)
@@ -328,9 +346,8 @@ boot() {
 	# from a date fixed per round, so that host time leaks into nothing
 	# (the RTC seeds the kernel's randomness, hence ASLR and hash layouts).
 	# Rounds differ, arms within a round start alike.
-	case $family in i262 | i252 | lazy | iboot | c262 | c252)
-		extra="$ICOUNT -rtc base=$(date -u -d "2026-01-01 00:00 UTC + ${round/extra/$seq} hours" +%Y-%m-%dT%H:%M:%S),clock=vm" ;;
-	esac
+	deterministic "$kind" &&
+		extra="$ICOUNT -rtc base=$(date -u -d "2026-01-01 00:00 UTC + ${round/extra/$seq} hours" +%Y-%m-%dT%H:%M:%S),clock=vm"
 	if [ "$family" = systemd ] || [ "$family" = cgroup ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
@@ -376,8 +393,6 @@ run() {
 	[ $rc -eq 3 ] && { boot "$1" "$2" "$3" 2 && return 0; }
 	return $rc
 }
-# Deterministic kinds run JOBS at a time; anything else alone.
-deterministic() { case ${1%%:*} in i262 | i252 | lazy | iboot | c262 | c252) true ;; *) false ;; esac; }
 
 SECONDS=0
 total=$(wc -l <"$sched")
@@ -431,6 +446,8 @@ elif [ "$WORKLOADS" = 6 ]; then
 	$PY "$TOP/bench/analyze_stack.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 7 ]; then
 	$PY "$TOP/bench/analyze_plugin.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 8 ]; then
+	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
