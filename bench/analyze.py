@@ -293,6 +293,79 @@ def mwu(x, y):
     return float(stats.mannwhitneyu(x, y, alternative="two-sided").pvalue)
 
 
+def wilcoxon_p(d):
+    """Two-sided Wilcoxon signed-rank p of paired differences d."""
+    if len(d) == 0:
+        return float("nan")
+    if np.all(d == 0):
+        return 1.0
+    return float(stats.wilcoxon(d).pvalue)
+
+
+def holm(ps):
+    """Holm's step-down adjustment of a dict of p-values (a missing test,
+    NaN, counts as p = 1: the registered family keeps its size)."""
+    ps = {k: (1.0 if v != v else v) for k, v in ps.items()}
+    order = sorted(ps, key=lambda k: ps[k])
+    adj, run = {}, 0.0
+    for i, k in enumerate(order):
+        run = max(run, min(1.0, (len(order) - i) * ps[k]))
+        adj[k] = run
+    return adj
+
+
+def paired_by_round(rows, x, y, metric):
+    """Per round where both arms have a boot: (rounds, x's values, y's)."""
+    by = {}
+    for r in rows:
+        if r["round"] != "extra" and r.get(metric, "") != "":
+            by.setdefault(r["round"], {})[r["arm"]] = float(r[metric])
+    rounds = sorted((k for k, v in by.items() if x in v and y in v), key=int)
+    return rounds, np.array([by[k][x] for k in rounds]), np.array([by[k][y] for k in rounds])
+
+
+def paired_ratio_targets(pre, tables, default_table):
+    """The paired-by-round rule of prereg-fork.json and prereg-knobs.json:
+    per round r = x / y, the median of r with its CI, Wilcoxon on log r,
+    Holm over all targets; LOSES / BEATS / no difference shown, and MET /
+    EQUIVALENT against a bound for "equivalence" targets.  Returns
+    ({id: (rounds, x, y)}, summary lines, table lines)."""
+    alpha, n_reg = pre["alpha"], pre["boots_per_arm"]
+    res, ps = {}, {}
+    for t in pre["targets"]:
+        rows = tables.get(t.get("table", default_table), [])
+        res[t["id"]] = paired_by_round(rows, t["x"], t["y"], t["metric"])
+        _, x, y = res[t["id"]]
+        ps[t["id"]] = wilcoxon_p(np.log(x / y)) if len(x) else float("nan")
+    adj = holm(ps)
+    summary = []
+    table = ["| target | x / y | metric | rounds | median ratio | CI (coverage) | x slower in | p | p (Holm) "
+             "| verdict |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for t in pre["targets"]:
+        rounds, x, y = res[t["id"]]
+        if not rounds:
+            summary.append("%s: no data" % t["id"])
+            continue
+        med, lo, hi, cover = median_ci(x / y)
+        p = adj[t["id"]]
+        verdict = "LOSES" if p < alpha and med > 1 else "BEATS" if p < alpha and med < 1 else "no difference shown"
+        if t["test"] == "equivalence":
+            b = t["bound"]
+            verdict = "%s%s; %s" % ("MET" if abs(med - 1) <= b else "NOT MET",
+                                     " (EQUIVALENT)" if lo == lo and 1 - b <= lo and hi <= 1 + b else "", verdict)
+        if len(rounds) < n_reg:
+            verdict += " [%d of the registered %d rounds: not a result]" % (len(rounds), n_reg)
+        slower = int(np.sum(x > y))
+        summary.append("%s: %s: %s vs %s, %s: median ratio %.4f (CI %.4f to %.4f; medians %s vs %s; %s slower in "
+                       "%d of %d rounds, Holm p %s)" % (
+                           t["id"], verdict, t["x"], t["y"], t["metric"], med, lo, hi, fmt(float(np.median(x)), 4),
+                           fmt(float(np.median(y)), 4), t["x"], slower, len(rounds), fmt_p(p)))
+        table.append("| %s | %s / %s | %s | %d | %.4f | %.4f - %.4f (%.1f%%) | %d of %d | %s | %s | %s |" % (
+            t["id"], t["x"], t["y"], t["metric"], len(rounds), med, lo, hi, cover * 100, slower, len(rounds),
+            fmt_p(ps[t["id"]]), fmt_p(p), verdict))
+    return res, summary, table
+
+
 def sign_test_below(x, threshold):
     """Paul's sign test: are more of x below threshold than chance (1/2)?"""
     k = int(np.sum(np.asarray(x, float) < threshold))

@@ -117,26 +117,6 @@ def paired(rows, family, metric):
     return rounds, np.array([by[k]["plugin"] - by[k]["masked"] for k in rounds])
 
 
-def wilcoxon_p(d):
-    if len(d) == 0:
-        return float("nan")
-    if np.all(d == 0):
-        return 1.0
-    return float(stats.wilcoxon(d).pvalue)
-
-
-def holm(ps):
-    """Holm's step-down adjustment of a dict of p-values (a missing test,
-    NaN, counts as p = 1: the registered family stays four tests)."""
-    ps = {k: (1.0 if v != v else v) for k, v in ps.items()}
-    order = sorted(ps, key=lambda k: ps[k])
-    adj, run = {}, 0.0
-    for i, k in enumerate(order):
-        run = max(run, min(1.0, (len(order) - i) * ps[k]))
-        adj[k] = run
-    return adj
-
-
 def ci_str(lo, hi, cover):
     return "%.4f - %.4f s (%s)" % (lo, hi, cov(cover)) if lo == lo else "none: too few boots"
 
@@ -177,8 +157,8 @@ def cmd_report(out):
         for metric, _ in METRICS:
             rounds, d = paired(rows, fam, metric)
             tests[(fam, metric)] = (rounds, d)
-            ps[(fam, metric)] = wilcoxon_p(d)
-    adj = holm(ps)
+            ps[(fam, metric)] = A.wilcoxon_p(d)
+    adj = A.holm(ps)
     n_reg = pre["boots_per_arm"]
     verdicts = []
     for fam, title in FAMILIES.items():

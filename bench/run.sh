@@ -48,12 +48,17 @@
 #                 under -icount, rounds paired by RTC base: what
 #                 cgroup_favordynmods left on costs after boot, and what the
 #                 cgroup subscriber costs and saves per operation meanwhile
+#   i262:android, lazy:knobs  workload 9 (issue 25), with i262:reported and
+#                 lazy:reported: the series against Android's line (the knobs
+#                 without cgroup_favordynmods) and, with lazy callbacks,
+#                 against the knobs
 # Then bench/analyze.py turns the console logs into CSVs, plots and
 # bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
 # same for workload 5 into bench/results-cgroup/, bench/analyze_stack.py for
 # workload 6 into bench/results-stack/, bench/analyze_plugin.py for workload 7
 # into bench/results-plugin/, bench/analyze_fork.py for workload 8 into
-# bench/results-fork/.
+# bench/results-fork/, bench/analyze_knobs.py for workload 9 into
+# bench/results-knobs/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
 # workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
@@ -85,11 +90,13 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 7 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 8 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-fork}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 9 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-knobs}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
 IDLE=${IDLE:-10} WIN=${WIN:-15} ROUNDS=${ROUNDS:-20} MB=${MB:-10} ISO=${ISO:-100}
-NICE=${NICE:--10} FORKS=${FORKS:-2000} MIGRATIONS=${MIGRATIONS:-200}
+NICE=${NICE:--10} FORKS=${FORKS:-2000} MIGRATIONS=${MIGRATIONS:-100}
 PY=/usr/bin/python3 # Debian's, with the packages from bench/DEPS
 
 mapfile -t deps < <(grep -v '^#' "$TOP/bench/DEPS")
@@ -113,7 +120,8 @@ LAZYTRACE="trace_clock=mono trace_buf_size=16M trace_event=user_booted:*,rcu:rcu
 SD6="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
 declare -A ARM=([stock]="" [reported]="user_booted_reported"
 	[knobs]="rcupdate.rcu_expedited=1 cgroup_favordynmods=true systemd.wants=bench-knobs.service"
-	[expedited]="rcupdate.rcu_expedited=1")
+	[expedited]="rcupdate.rcu_expedited=1"
+	[android]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service")
 ICOUNT="-icount shift=0,sleep=off"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
@@ -138,7 +146,7 @@ declare -A APPEND=(
 # initramfs): an asynchronous disk read would let the idle guest's virtual
 # clock jump to its next timer, by an amount that depends on the host.
 RAM6="rdinit=/lib/systemd/systemd systemd.wants=user-booted-e2e.service"
-for a in stock reported knobs expedited; do
+for a in stock reported knobs expedited android; do
 	for f in s262 s252; do APPEND[$f:$a]="$SD6 $STACKTRACE bench.after=5 ${ARM[$a]}"; done
 	for f in i262 i252; do APPEND[$f:$a]="$RAM6 $STACKTRACE ${ARM[$a]}"; done
 done
@@ -156,6 +164,7 @@ for a in stock reported favordynmods; do
 done
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
+APPEND[lazy:knobs]="$RAM6 $LAZYTRACE ${ARM[knobs]}"
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600)
 # The -icount families: deterministic, so they may run JOBS at a time.
@@ -179,7 +188,8 @@ for w in $WORKLOADS; do
 		*) die "PLUGIN_FAMILIES: c262, c252" ;; esac
 	   done ;;
 	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8" ;;
+	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -275,6 +285,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 6 ] && prereg=bench/prereg-stack.json
 	[ "$WORKLOADS" = 7 ] && prereg=bench/prereg-plugin.json
 	[ "$WORKLOADS" = 8 ] && prereg=bench/prereg-fork.json
+	[ "$WORKLOADS" = 9 ] && prereg=bench/prereg-knobs.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
@@ -448,6 +459,8 @@ elif [ "$WORKLOADS" = 7 ]; then
 	$PY "$TOP/bench/analyze_plugin.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 8 ]; then
 	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 9 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
