@@ -315,36 +315,52 @@ def holm(ps):
 
 
 def paired_by_round(rows, x, y, metric):
-    """Per round where both arms have a boot: (rounds, x's values, y's)."""
+    """Per round where both arms have a boot with a value above 0: (rounds,
+    x's values, y's values, rounds left out with the reason)."""
     by = {}
     for r in rows:
-        if r["round"] != "extra" and r.get(metric, "") != "":
+        if r.get(metric, "") != "":
             by.setdefault(r["round"], {})[r["arm"]] = float(r[metric])
-    rounds = sorted((k for k, v in by.items() if x in v and y in v), key=int)
-    return rounds, np.array([by[k][x] for k in rounds]), np.array([by[k][y] for k in rounds])
+    rounds, out = [], []
+    for k in sorted(by, key=lambda k: (k == "extra", int(k) if k.isdigit() else 0)):
+        v = by[k]
+        if x not in v and y not in v:
+            continue
+        if k == "extra":
+            out.append("extra boots (not paired)")
+        elif x not in v or y not in v:
+            out.append("round %s (no %s boot)" % (k, x if x not in v else y))
+        elif v[x] <= 0 or v[y] <= 0:
+            out.append("round %s (a value of 0: no ratio)" % k)
+        else:
+            rounds.append(k)
+    return rounds, np.array([by[k][x] for k in rounds]), np.array([by[k][y] for k in rounds]), out
 
 
 def paired_ratio_targets(pre, tables, default_table):
     """The paired-by-round rule of prereg-fork.json and prereg-knobs.json:
     per round r = x / y, the median of r with its CI, Wilcoxon on log r,
-    Holm over all targets; LOSES / BEATS / no difference shown, and MET /
-    EQUIVALENT against a bound for "equivalence" targets.  Returns
-    ({id: (rounds, x, y)}, summary lines, table lines)."""
+    Holm over all targets.  x LOSES where the Holm-adjusted p < alpha and
+    the median r > 1, BEATS where p < alpha and r < 1, otherwise no
+    difference shown; "equivalence" targets add MET (the median r within
+    1 +- bound: a point estimate) and EQUIVALENT (its whole CI within).
+    Returns ({id: (rounds, x, y)}, summary lines, table lines)."""
     alpha, n_reg = pre["alpha"], pre["boots_per_arm"]
-    res, ps = {}, {}
+    res, ps, left = {}, {}, {}
     for t in pre["targets"]:
         rows = tables.get(t.get("table", default_table), [])
-        res[t["id"]] = paired_by_round(rows, t["x"], t["y"], t["metric"])
-        _, x, y = res[t["id"]]
+        rounds, x, y, left[t["id"]] = paired_by_round(rows, t["x"], t["y"], t["metric"])
+        res[t["id"]] = (rounds, x, y)
         ps[t["id"]] = wilcoxon_p(np.log(x / y)) if len(x) else float("nan")
     adj = holm(ps)
     summary = []
-    table = ["| target | x / y | metric | rounds | median ratio | CI (coverage) | x slower in | p | p (Holm) "
+    table = ["| target | x / y | metric | rounds | median ratio | CI (coverage) | x higher in | p | p (Holm) "
              "| verdict |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for t in pre["targets"]:
         rounds, x, y = res[t["id"]]
         if not rounds:
             summary.append("%s: no data" % t["id"])
+            table.append("| %s | %s / %s | %s | 0 | | | | | | no data |" % (t["id"], t["x"], t["y"], t["metric"]))
             continue
         med, lo, hi, cover = median_ci(x / y)
         p = adj[t["id"]]
@@ -352,17 +368,19 @@ def paired_ratio_targets(pre, tables, default_table):
         if t["test"] == "equivalence":
             b = t["bound"]
             verdict = "%s%s; %s" % ("MET" if abs(med - 1) <= b else "NOT MET",
-                                     " (EQUIVALENT)" if lo == lo and 1 - b <= lo and hi <= 1 + b else "", verdict)
+                                     " (EQUIVALENT)" if lo == lo and 1 - b <= lo and hi <= 1 + b else
+                                     " (not shown equivalent)", verdict)
         if len(rounds) < n_reg:
             verdict += " [%d of the registered %d rounds: not a result]" % (len(rounds), n_reg)
-        slower = int(np.sum(x > y))
-        summary.append("%s: %s: %s vs %s, %s: median ratio %.4f (CI %.4f to %.4f; medians %s vs %s; %s slower in "
-                       "%d of %d rounds, Holm p %s)" % (
+        higher = int(np.sum(x > y))
+        note = "; left out: %s" % ", ".join(left[t["id"]]) if left[t["id"]] else ""
+        summary.append("%s: %s: %s vs %s, %s: median ratio %.4f (CI %.4f to %.4f; medians %s vs %s; %s higher in "
+                       "%d of %d rounds, Holm p %s%s)" % (
                            t["id"], verdict, t["x"], t["y"], t["metric"], med, lo, hi, fmt(float(np.median(x)), 4),
-                           fmt(float(np.median(y)), 4), t["x"], slower, len(rounds), fmt_p(p)))
+                           fmt(float(np.median(y)), 4), t["x"], higher, len(rounds), fmt_p(p), note))
         table.append("| %s | %s / %s | %s | %d | %.4f | %.4f - %.4f (%.1f%%) | %d of %d | %s | %s | %s |" % (
-            t["id"], t["x"], t["y"], t["metric"], len(rounds), med, lo, hi, cover * 100, slower, len(rounds),
-            fmt_p(ps[t["id"]]), fmt_p(p), verdict))
+            t["id"], t["x"], t["y"], t["metric"], len(rounds), med, lo, hi, cover * 100, higher, len(rounds),
+            fmt_p(ps[t["id"]]), fmt_p(p), verdict + note))
     return res, summary, table
 
 

@@ -178,7 +178,9 @@ def cmd_report(out):
       "warm-up; per boot the median of each phase. *before* runs while userspace boots (for arm "
       "user_booted_reported: the cgroup subscriber holds cgroup_threadgroup_rwsem's readers on the slow "
       "path), then the report, then *after*. Stock arms write nothing: their two phases control for order. "
-      "cgroup_favordynmods=1 is the positive control: the slow path for the life of the system.\n" % forks)
+      "cgroup_favordynmods=1 was meant as the positive control (the slow path for the life of the "
+      "system) but applies only when cgroup2 is mounted, which bench-fork.sh did not do before workload 8: "
+      "in runs before that, this arm is stock (NOTES.md).\n" % forks)
     for metric, title in (("before_med_ms", "before the report (median per boot, ms)"),
                           ("after_med_ms", "after the report (median per boot, ms)"),
                           ("after_over_before", "after / before, per boot")):
