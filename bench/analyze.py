@@ -371,6 +371,8 @@ def paired_ratio_targets(pre, tables, default_table):
             verdict = "%s%s; %s" % ("MET" if abs(med - 1) <= b else "NOT MET",
                                      " (EQUIVALENT)" if lo == lo and 1 - b <= lo and hi <= 1 + b else
                                      " (not shown equivalent)", verdict)
+        if p < alpha and lo <= 1 <= hi:
+            verdict += " (yet the median ratio's CI includes 1: the signed-rank test is about the pseudo-median)"
         if len(rounds) < n_reg:
             verdict += " [%d of the registered %d rounds: not a result]" % (len(rounds), n_reg)
         higher = int(np.sum(x > y))
