@@ -48,6 +48,10 @@
 #                 under -icount, rounds paired by RTC base: what
 #                 cgroup_favordynmods left on costs after boot, and what the
 #                 cgroup subscriber costs and saves per operation meanwhile
+#   i262:rcu, i262:rcu_cgroup  workload 10 (issue 25), the cgroup subscriber's
+#                 net during a whole boot: i262:reported's boot on the series
+#                 up to rcu-boot-report (no cgroup subscriber) and up to
+#                 cgroup-user-booted (make bisect-check's prefix images)
 #   i262:android, lazy:knobs  workload 9 (issue 25), with i262:reported and
 #                 lazy:reported: the series against Android's line (the knobs
 #                 without cgroup_favordynmods) and, with lazy callbacks,
@@ -58,7 +62,8 @@
 # workload 6 into bench/results-stack/, bench/analyze_plugin.py for workload 7
 # into bench/results-plugin/, bench/analyze_fork.py for workload 8 into
 # bench/results-fork/, bench/analyze_knobs.py for workload 9 into
-# bench/results-knobs/.
+# bench/results-knobs/, and with bench/prereg-cgroup-net.json for workload 10
+# into bench/results-cgroup-net/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
 # workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
@@ -92,6 +97,8 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 8 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-fork}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 9 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-knobs}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 10 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup-net}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -165,6 +172,8 @@ done
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
 APPEND[lazy:knobs]="$RAM6 $LAZYTRACE ${ARM[knobs]}"
+APPEND[i262:rcu]=${APPEND[i262:reported]}
+APPEND[i262:rcu_cgroup]=${APPEND[i262:reported]}
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600)
 # The -icount families: deterministic, so they may run JOBS at a time.
@@ -189,7 +198,8 @@ for w in $WORKLOADS; do
 	   done ;;
 	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9" ;;
+	10) kinds+=(i262:rcu i262:rcu_cgroup) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9, 10" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -224,13 +234,18 @@ if [ ! -f "$WORK/bzImage" ]; then
 	cmp -s "$BUILD/bzImage" "$WORK/bzImage" || die "build/bzImage keeps changing; try later"
 fi
 
-# --- Workload 5's second kernel: the series without the cgroup subscriber.
-if [[ " ${kinds[*]} " == *" cgroup:rcu "* ]] && [ ! -f "$WORK/bzImage-rcu-only" ]; then
-	[ -f "$BUILD/bzImage-upto-rcu-boot-report" ] ||
-		UPTO=rcu-boot-report "$TOP/scripts/bisect-check.sh" >&2 ||
-		die "could not build the series up to rcu-boot-report"
-	cp "$BUILD/bzImage-upto-rcu-boot-report" "$WORK/bzImage-rcu-only"
-fi
+# --- Kinds that boot a prefix of the series (make bisect-check's images):
+# the series without the cgroup subscriber, and up to it.
+declare -A PREFIX_OF=([cgroup:rcu]=rcu-boot-report [i262:rcu]=rcu-boot-report
+	[i262:rcu_cgroup]=cgroup-user-booted)
+for k in "${kinds[@]}"; do
+	[ -n "${PREFIX_OF[$k]:-}" ] || continue
+	u=${PREFIX_OF[$k]}
+	[ -f "$WORK/bzImage-upto-$u" ] && continue
+	[ -f "$BUILD/bzImage-upto-$u" ] || UPTO=$u "$TOP/scripts/bisect-check.sh" >&2 ||
+		die "could not build the series up to $u"
+	cp "$BUILD/bzImage-upto-$u" "$WORK/bzImage-upto-$u"
+done
 
 # --- Workloads 4 and 5 need the systemd image; without it, say why and go on.
 sd_image=$WORK/systemd-pristine.ext4
@@ -286,9 +301,14 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 7 ] && prereg=bench/prereg-plugin.json
 	[ "$WORKLOADS" = 8 ] && prereg=bench/prereg-fork.json
 	[ "$WORKLOADS" = 9 ] && prereg=bench/prereg-knobs.json
+	[ "$WORKLOADS" = 10 ] && prereg=bench/prereg-cgroup-net.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
-	[ -f "$WORK/bzImage-rcu-only" ] && note kernel_image_rcu_only "$WORK/bzImage-rcu-only sha1 $(sha1sum <"$WORK/bzImage-rcu-only" | cut -d' ' -f1), from build/bzImage-upto-rcu-boot-report of $(date -u -r "$BUILD/bzImage-upto-rcu-boot-report" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to rcu-boot-report, same tinyconfig + configs/qemu.config recipe; boots of kind cgroup:rcu)"
+	for k in "${!PREFIX_OF[@]}"; do
+		f=$WORK/bzImage-upto-${PREFIX_OF[$k]}
+		[ -f "$f" ] && [[ " ${kinds[*]} " == *" $k "* ]] || continue
+		note "kernel_image[$k]" "$f sha1 $(sha1sum <"$f" | cut -d' ' -f1), from build/bzImage-upto-${PREFIX_OF[$k]} of $(date -u -r "$BUILD/bzImage-upto-${PREFIX_OF[$k]}" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to ${PREFIX_OF[$k]}, same tinyconfig + configs/qemu.config recipe)"
+	done
 	note kernel_version "$(file -b "$WORK/bzImage" | sed -n 's/.*version \([^,]*\),.*/\1/p')"
 	note initramfs "sha1 $(sha1sum <"$WORK/initramfs.cpio.gz" | cut -d' ' -f1) (scripts/initramfs.sh qemu: busybox, scripts/guest/*.sh, build/guest-bin/*, modules)"
 	for c in CONFIG_HZ CONFIG_PREEMPT CONFIG_PREEMPT_VOLUNTARY CONFIG_PREEMPT_NONE CONFIG_PREEMPT_RCU \
@@ -348,7 +368,7 @@ host_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /pro
 boot() {
 	local seq=$1 round=$2 kind=$3 attempt=$4 family=${3%%:*} rc=0 status t0 args=()
 	local image=$WORK/bzImage disk=$WORK/disk-$seq.ext4 extra=
-	[ "$kind" = cgroup:rcu ] && image=$WORK/bzImage-rcu-only
+	[ -n "${PREFIX_OF[$kind]:-}" ] && image=$WORK/bzImage-upto-${PREFIX_OF[$kind]}
 	local log=$WORK/logs/$seq-${kind/:/-}-$attempt.log
 	local load start
 	load=$(cut -d' ' -f1 /proc/loadavg)
@@ -461,6 +481,8 @@ elif [ "$WORKLOADS" = 8 ]; then
 	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 9 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 10 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-cgroup-net.json" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
