@@ -373,6 +373,8 @@ def paired_ratio_targets(pre, tables, default_table):
                                      " (not shown equivalent)", verdict)
         if p < alpha and lo <= 1 <= hi:
             verdict += " (yet the median ratio's CI includes 1: the signed-rank test is about the pseudo-median)"
+        elif p >= alpha and not lo <= 1 <= hi:
+            verdict += " (yet the median ratio's CI excludes 1: the Holm-adjusted signed-rank test does not)"
         if len(rounds) < n_reg:
             verdict += " [%d of the registered %d rounds: not a result]" % (len(rounds), n_reg)
         higher = int(np.sum(x > y))
