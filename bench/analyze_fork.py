@@ -115,9 +115,10 @@ def cmd_report(out):
       "therefore one expedited grace period (0.0171 ms under -icount on an idle guest: "
       "bench/results-stack/iboot.csv, arm C), not the ~8 ms above, and the break-even above overstates it. "
       "An arm on the kernel without the cgroup subscriber (workload 5's cgroup:rcu image) would measure "
-      "it; it was not run. Workload 5 measured the whole boot instead: RCU + cgroup subscribers against "
-      "RCU alone, all tasks' grace-period wait -84.8 ms (CI -154 to -22.3), time to StartupFinished no "
-      "detectable difference (bench/results-cgroup).")
+      "it per operation; it was not run. Over a whole boot: workload 5 on the wall clock (RCU + cgroup "
+      "subscribers against RCU alone, all tasks' grace-period wait -84.8 ms, CI -154 to -22.3; time to "
+      "StartupFinished no detectable difference; bench/results-cgroup) and workload 10 under -icount "
+      "(bench/results-cgroup-net).")
     w("- **-icount counts instructions, not cycles.** A reader on the rcu_sync slow path adds a full barrier "
       "and an atomic operation to fork and to exit: a few instructions against ~180,000 per fork+exit, "
       "below the 0.0001 ms resolution of the per-boot medians and costed as one instruction each, unlike "
