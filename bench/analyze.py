@@ -639,6 +639,31 @@ def plot_sequence(path, tables):
     return True
 
 
+def keep_runs(work, out, runs):
+    """An analyzer's record of its run: runs.csv (statuses as judged) and
+    setup.txt, next to the CSVs."""
+    write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
+    shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
+
+
+def finish_report(out, lines, summary):
+    """Append the setup, write OUT/report.md, print the summary lines."""
+    lines.extend(setup_lines(read_setup(out)))
+    open(os.path.join(out, "report.md"), "w").write("\n".join(lines) + "\n")
+    print("\n".join(summary))
+
+
+def analyzer_main(doc, parse, report):
+    """The command line the analyzers share: WORKDIR OUTDIR, or --report OUTDIR."""
+    if len(sys.argv) == 3 and sys.argv[1] == "--report":
+        report(sys.argv[2])
+    elif len(sys.argv) == 3:
+        parse(sys.argv[1], sys.argv[2])
+        report(sys.argv[2])
+    else:
+        sys.exit(doc)
+
+
 def boots_lines(runs):
     """The report's table of boots per kind and status."""
     by = {}

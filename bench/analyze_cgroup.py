@@ -16,8 +16,6 @@ import csv
 import json
 import os
 import re
-import shutil
-import sys
 
 import numpy as np
 
@@ -109,8 +107,7 @@ def cmd_parse(work, out):
     for name, rows in tables.items():
         if rows:
             A.write_csv(os.path.join(out, name + ".csv"), rows, ["seq", "round", "arm"])
-    A.write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
-    shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
+    A.keep_runs(work, out, runs)
 
 
 def cmd_report(out):
@@ -202,15 +199,5 @@ def cmd_report(out):
     open(os.path.join(out, "report.md"), "w").write("\n".join(text) + "\n")
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--report":
-        cmd_report(sys.argv[2])
-    elif len(sys.argv) == 3:
-        cmd_parse(sys.argv[1], sys.argv[2])
-        cmd_report(sys.argv[2])
-    else:
-        sys.exit(__doc__)
-
-
 if __name__ == "__main__":
-    main()
+    A.analyzer_main(__doc__, cmd_parse, cmd_report)

@@ -16,8 +16,6 @@ import csv
 import json
 import os
 import re
-import shutil
-import sys
 
 import numpy as np
 
@@ -64,11 +62,7 @@ def cmd_parse(work, out):
             continue
         rows.append(dict(p, seq=r["seq"], round=r["round"], arm=arm, wall_s=r["wall_s"], log=r["log"]))
     A.write_csv(os.path.join(out, "fork.csv"), rows, FIELDS)
-    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(runs[0].keys()))
-        w.writeheader()
-        w.writerows(runs)
-    shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
+    A.keep_runs(work, out, runs)
 
 
 def cmd_report(out):
@@ -166,20 +160,8 @@ def cmd_report(out):
                                    if when else ""))
     w("## Boots\n")
     L.extend(A.boots_lines(runs))
-    L.extend(A.setup_lines(A.read_setup(out)))
-    open(os.path.join(out, "report.md"), "w").write("\n".join(L) + "\n")
-    print("\n".join(summary))
-
-
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--report":
-        cmd_report(sys.argv[2])
-    elif len(sys.argv) == 3:
-        cmd_parse(sys.argv[1], sys.argv[2])
-        cmd_report(sys.argv[2])
-    else:
-        sys.exit(__doc__)
+    A.finish_report(out, L, summary)
 
 
 if __name__ == "__main__":
-    main()
+    A.analyzer_main(__doc__, cmd_parse, cmd_report)

@@ -76,9 +76,7 @@ def cmd_report(out, prereg):
         w("")
     w("## Boots\n")
     L.extend(A.boots_lines(runs))
-    L.extend(A.setup_lines(A.read_setup(out)))
-    open(os.path.join(out, "report.md"), "w").write("\n".join(L) + "\n")
-    print("\n".join(summary))
+    A.finish_report(out, L, summary)
 
 
 def main():

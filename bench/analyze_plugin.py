@@ -17,8 +17,6 @@ import csv
 import json
 import os
 import re
-import shutil
-import sys
 
 import numpy as np
 from scipy import stats
@@ -100,11 +98,7 @@ def cmd_parse(work, out):
                      "report_lag_window_ms": p.get("report_lag_window_ms", ""),
                      "wall_s": r["wall_s"], "log": r["log"]})
     A.write_csv(os.path.join(out, "plugin.csv"), rows, FIELDS)
-    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(runs[0].keys()))
-        w.writeheader()
-        w.writerows(runs)
-    shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
+    A.keep_runs(work, out, runs)
 
 
 def paired(rows, family, metric):
@@ -248,20 +242,8 @@ def cmd_report(out):
             if miss:
                 w("- %s: rounds without both arms (left out of the paired analysis): %s" % (fam, ", ".join(miss)))
     w("")
-    L.extend(A.setup_lines(A.read_setup(out)))
-    open(os.path.join(out, "report.md"), "w").write("\n".join(L) + "\n")
-    print("\n".join(x[1] for x in verdicts))
-
-
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--report":
-        cmd_report(sys.argv[2])
-    elif len(sys.argv) == 3:
-        cmd_parse(sys.argv[1], sys.argv[2])
-        cmd_report(sys.argv[2])
-    else:
-        sys.exit(__doc__)
+    A.finish_report(out, L, [x[1] for x in verdicts])
 
 
 if __name__ == "__main__":
-    main()
+    A.analyzer_main(__doc__, cmd_parse, cmd_report)
