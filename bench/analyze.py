@@ -157,7 +157,8 @@ def parse_systemd_log(path):
         if "=" not in body:
             continue
         k, v = body.split("=", 1)
-        if k in ("UserspaceTimestampMonotonic", "FinishTimestampMonotonic", "KernelTimestampMonotonic"):
+        if k in ("UserspaceTimestampMonotonic", "FinishTimestampMonotonic", "KernelTimestampMonotonic",
+                 "GeneratorsStartTimestampMonotonic", "GeneratorsFinishTimestampMonotonic"):
             row[k] = int(v)
         elif k == "analyze" and "Startup finished" in v:
             row["analyze"] = v.strip()
@@ -337,62 +338,73 @@ def paired_by_round(rows, x, y, metric):
     return rounds, np.array([by[k][x] for k in rounds]), np.array([by[k][y] for k in rounds]), out
 
 
-def paired_ratio_targets(pre, tables, default_table):
-    """The paired-by-round rule of prereg-fork.json and prereg-knobs.json:
-    per round r = x / y, the median of r with its CI, Wilcoxon on log r,
-    Holm over all targets.  x LOSES where the Holm-adjusted p < alpha and
-    the median r > 1, BEATS where p < alpha and r < 1, otherwise no
-    difference shown; "equivalence" targets add MET (the median r within
-    1 +- bound: a point estimate) and EQUIVALENT (its whole CI within).
-    Returns ({id: (rounds, x, y)}, summary lines, table lines)."""
+def paired_targets(pre, tables, default_table, diff=False):
+    """The paired-by-round rule of prereg-fork.json, prereg-knobs.json and
+    (diff=True) prereg-native.json: per round r = x / y (or d = x - y), the
+    median of r (d) with its CI, Wilcoxon on log r (on d), Holm over all
+    targets but the "all_within" ones.  x LOSES where the Holm-adjusted p <
+    alpha and the median r > 1 (d > 0), BEATS where p < alpha and r < 1 (d
+    < 0), otherwise no difference shown; "equivalence" targets add MET (the
+    median within 1 +- bound, 0 +- bound: a point estimate) and EQUIVALENT
+    (its whole CI within).  Returns ({id: (rounds, x, y)}, summary lines,
+    table lines)."""
     alpha, n_reg = pre["alpha"], pre["boots_per_arm"]
+    what, null = ("difference", 0.0) if diff else ("ratio", 1.0)
+    effect = (lambda x, y: x - y) if diff else (lambda x, y: x / y)
     res, ps, left = {}, {}, {}
-    for t in pre["targets"]:
+    targets = [t for t in pre["targets"] if t["test"] != "all_within"]
+    for t in targets:
         rows = tables.get(t.get("table", default_table), [])
         rounds, x, y, left[t["id"]] = paired_by_round(rows, t["x"], t["y"], t["metric"])
         res[t["id"]] = (rounds, x, y)
-        ps[t["id"]] = wilcoxon_p(np.log(x / y)) if len(x) else float("nan")
+        ps[t["id"]] = wilcoxon_p(x - y if diff else np.log(x / y)) if len(x) else float("nan")
     adj = holm(ps)
     summary = []
-    table = ["| target | x / y | metric | rounds | median ratio | CI (coverage) | x higher in | p | p (Holm) "
-             "| unpaired check: HL ratio (Moses CI), MWU p; Spearman of the pairs | verdict |",
+    table = ["| target | x %s y | metric | rounds | median %s | CI (coverage) | x higher in | p | p (Holm) "
+             "| unpaired check: HL %s (Moses CI), MWU p; Spearman of the pairs | verdict |" % (
+                 "-" if diff else "/", what, what),
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for t in pre["targets"]:
+    for t in targets:
         rounds, x, y = res[t["id"]]
         if not rounds:
             summary.append("%s: no data" % t["id"])
-            table.append("| %s | %s / %s | %s | 0 | | | | | | | no data |" % (t["id"], t["x"], t["y"], t["metric"]))
+            table.append("| %s | %s %s %s | %s | 0 | | | | | | | no data |" % (
+                t["id"], t["x"], "-" if diff else "/", t["y"], t["metric"]))
             continue
-        med, lo, hi, cover = median_ci(x / y)
+        med, lo, hi, cover = median_ci(effect(x, y))
         p = adj[t["id"]]
-        verdict = "LOSES" if p < alpha and med > 1 else "BEATS" if p < alpha and med < 1 else "no difference shown"
+        verdict = "LOSES" if p < alpha and med > null else "BEATS" if p < alpha and med < null else \
+            "no difference shown"
         if t["test"] == "equivalence":
             b = t["bound"]
-            verdict = "%s%s; %s" % ("MET" if abs(med - 1) <= b else "NOT MET",
-                                     " (EQUIVALENT)" if lo == lo and 1 - b <= lo and hi <= 1 + b else
+            verdict = "%s%s; %s" % ("MET" if abs(med - null) <= b else "NOT MET",
+                                     " (EQUIVALENT)" if lo == lo and null - b <= lo and hi <= null + b else
                                      " (not shown equivalent)", verdict)
-        if p < alpha and lo <= 1 <= hi:
-            verdict += " (yet the median ratio's CI includes 1: the signed-rank test is about the pseudo-median)"
-        elif p >= alpha and not lo <= 1 <= hi:
-            verdict += " (yet the median ratio's CI excludes 1: the Holm-adjusted signed-rank test does not)"
+        if p < alpha and lo <= null <= hi:
+            verdict += " (yet the median %s's CI includes %g: the signed-rank test is about the pseudo-median)" % (
+                what, null)
+        elif p >= alpha and not lo <= null <= hi:
+            verdict += " (yet the median %s's CI excludes %g: the Holm-adjusted signed-rank test does not)" % (
+                what, null)
         if len(rounds) < n_reg:
             verdict += " [%d of the registered %d rounds: not a result]" % (len(rounds), n_reg)
         higher = int(np.sum(x > y))
         note = "; left out: %s" % ", ".join(left[t["id"]]) if left[t["id"]] else ""
-        summary.append("%s: %s: %s vs %s, %s: median ratio %.4f (CI %.4f to %.4f; medians %s vs %s; %s higher in "
-                       "%d of %d rounds, Holm p %s%s)" % (
+        num = "%+.4f" if diff else "%.4f"
+        summary.append(("%s: %s: %s vs %s, %s: median " + what + " " + num + " (CI " + num + " to " + num +
+                        "; medians %s vs %s; %s higher in %d of %d rounds, Holm p %s%s)") % (
                            t["id"], verdict, t["x"], t["y"], t["metric"], med, lo, hi, fmt(float(np.median(x)), 4),
                            fmt(float(np.median(y)), 4), t["x"], higher, len(rounds), fmt_p(p), note))
         # Unpaired, as a check on what the pairing did (the rounds share the
         # RTC base, not the whole seed): Hodges-Lehmann and the pairs' rank
         # correlation (near 0: the pairing removed little variance).
-        hl, hlo, hhi = hl_ci(x, y, log=True)
+        hl, hlo, hhi = hl_ci(x, y, log=not diff)
         rho = stats.spearmanr(x, y)[0] if len(x) > 2 and np.ptp(x) > 0 and np.ptp(y) > 0 else float("nan")
-        table.append("| %s | %s / %s | %s | %d | %.4f | %.4f - %.4f (%.1f%%) | %d of %d | %s | %s | %.4f (%.4f - %.4f), "
-                     "%s; %.2f | %s |" % (
-                         t["id"], t["x"], t["y"], t["metric"], len(rounds), med, lo, hi, cover * 100, higher,
-                         len(rounds), fmt_p(ps[t["id"]]), fmt_p(p), hl, hlo, hhi, fmt_p(mwu(x, y)), rho,
-                         verdict + note))
+        table.append(("| %s | %s %s %s | %s | %d | " + num + " | " + num + " - " + num + " (%.1f%%) | %d of %d | %s | %s | "
+                      + num + " (" + num + " - " + num + "), %s; %.2f | %s |") % (
+                         t["id"], t["x"], "-" if diff else "/", t["y"], t["metric"], len(rounds), med, lo, hi,
+                         cover * 100, higher, len(rounds), fmt_p(ps[t["id"]]), fmt_p(p), hl, hlo, hhi,
+                         fmt_p(mwu(x, y)), rho, verdict + note))
     return res, summary, table
 
 

@@ -17,7 +17,6 @@ import json
 import os
 import re
 
-import numpy as np
 
 import analyze as A
 
@@ -78,7 +77,7 @@ def cmd_report(out):
     w("%s\n" % pre["setup"])
     w("Arms: " + "; ".join("**%s**: %s" % (k, v) for k, v in pre["arms"].items()) + ".\n")
     w("Under `-icount` every number is guest time (executed instructions), not host time.\n")
-    res, summary, targets = A.paired_ratio_targets(pre, {"fork": rows}, "fork")
+    res, summary, targets = A.paired_targets(pre, {"fork": rows}, "fork")
     w("## Summary\n")
     L.extend("- " + s for s in summary)
     w("")

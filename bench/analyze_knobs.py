@@ -47,7 +47,7 @@ def cmd_report(out, prereg):
     w("Families: " + "; ".join("**%s**: %s" % kv for kv in pre["families"].items()) + ".\n")
     w("Arms: " + "; ".join("**%s**: %s" % kv for kv in pre["arms"].items()) + ".\n")
     w("Under `-icount` every number is guest time (executed instructions), not host time.\n")
-    _, summary, table = A.paired_ratio_targets(pre, tables, None)
+    _, summary, table = A.paired_targets(pre, tables, None)
     w("## Summary\n")
     L.extend("- " + s for s in summary)
     w("")

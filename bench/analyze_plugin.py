@@ -19,7 +19,6 @@ import os
 import re
 
 import numpy as np
-from scipy import stats
 
 import analyze as A
 

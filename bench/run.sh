@@ -56,6 +56,12 @@
 #                 lazy:reported: the series against Android's line (the knobs
 #                 without cgroup_favordynmods) and, with lazy callbacks,
 #                 against the knobs
+#   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
+#                 (the one whose source the mirror has) as c262: ARM stock
+#                 and knobs (no plugin), installed (the plugin, no parameter:
+#                 its generator's cost), plugin (the plugin reports), native
+#                 (no plugin, PID 1 built with systemd-plugin/native's patch
+#                 reports; make systemd-native SYSTEMD_SUITE=trixie's library)
 # Then bench/analyze.py turns the console logs into CSVs, plots and
 # bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
 # same for workload 5 into bench/results-cgroup/, bench/analyze_stack.py for
@@ -63,11 +69,12 @@
 # into bench/results-plugin/, bench/analyze_fork.py for workload 8 into
 # bench/results-fork/, bench/analyze_knobs.py for workload 9 into
 # bench/results-knobs/, and with bench/prereg-cgroup-net.json for workload 10
-# into bench/results-cgroup-net/.
+# into bench/results-cgroup-net/; bench/analyze_native.py for workload 11
+# into bench/results-native/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
 # workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
-# own: WORKLOADS=5, and so are 6, 7, 8); SEED= schedule seed (default: time); FORKS=2000;
+# own: WORKLOADS=5, and so are 6 to 11); SEED= schedule seed (default: time); FORKS=2000;
 # BENCH_WORK=build/bench (logs);
 # BENCH_OUT=bench/results (a run with fewer boots or workloads:
 # build/bench/results); RESUME=1 continues an interrupted run in build/bench;
@@ -99,6 +106,8 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 9 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-knobs}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 10 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup-net}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 11 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-native}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -172,12 +181,20 @@ done
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
 APPEND[lazy:knobs]="$RAM6 $LAZYTRACE ${ARM[knobs]}"
+# Workload 11: each arm's image is in IMAGE_OF (boot()).
+APPEND[n257:stock]=$RAM6
+APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
+APPEND[n257:installed]=$RAM6
+APPEND[n257:plugin]="$RAM6 user_booted_reported"
+APPEND[n257:native]="$RAM6 user_booted_reported"
+declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:installed]=n257-plugin
+	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 APPEND[i262:rcu]=${APPEND[i262:reported]}
 APPEND[i262:rcu_cgroup]=${APPEND[i262:reported]}
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
-	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600)
+	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -199,7 +216,8 @@ for w in $WORKLOADS; do
 	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
 	10) kinds+=(i262:rcu i262:rcu_cgroup) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9, 10" ;;
+	11) kinds+=(n257:stock n257:knobs n257:installed n257:plugin n257:native) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9, 10, 11" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -266,27 +284,59 @@ if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && 
 	fi
 fi
 
-# --- Workload 6: the systemd images of both suites, with the tools of the
-# after-boot window and the knobs arm's unit written in by debugfs.
+# pack SRC NAME [LIB FILE]: SRC's image with the tools of the after-boot
+# window and the knobs arm's unit written in by debugfs (and FILE as LIB),
+# as WORK/NAME.ext4 and, its files, WORK/NAME.cpio.
+pack() {
+	local src=$1 name=$2 lib=${3:-} file=${4:-} rc=0
+	cp --sparse=always "$src" "$WORK/$name.ext4.tmp"
+	debugfs -w -f - "$WORK/$name.ext4.tmp" >/dev/null <<-EOF || die "debugfs on $name"
+		write $BUILD/guest-bin/bench_guest /usr/local/bin/bench_guest
+		sif /usr/local/bin/bench_guest mode 0100755
+		write $TOP/bench/units/bench-knobs.service /etc/systemd/system/bench-knobs.service
+		sif /etc/systemd/system/bench-knobs.service mode 0100644
+		${lib:+rm $lib}
+		${lib:+write $file $lib}
+		${lib:+sif $lib mode 0100644}
+	EOF
+	mkdir -p "$WORK/mnt"
+	mount -o loop,ro "$WORK/$name.ext4.tmp" "$WORK/mnt"
+	# debugfs says little when a command fails: check what it wrote.
+	cmp -s "$BUILD/guest-bin/bench_guest" "$WORK/mnt/usr/local/bin/bench_guest" || rc=1
+	[ -z "$lib" ] || cmp -s "$file" "$WORK/mnt$lib" || rc=1
+	[ $rc != 0 ] || (cd "$WORK/mnt" && find . -xdev | cpio -o -H newc --quiet) >"$WORK/$name.cpio" || rc=$?
+	umount "$WORK/mnt"
+	[ $rc = 0 ] || die "packing $name as an initramfs"
+	mv "$WORK/$name.ext4.tmp" "$WORK/$name.ext4"
+}
+# --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
 	case $suite in sid) fams="s262 i262 lazy c262" ;; *) fams="s252 i252 c252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
-	cp --sparse=always "$img/enabled.ext4" "$WORK/stack-$suite.ext4.tmp"
-	debugfs -w -f - "$WORK/stack-$suite.ext4.tmp" >/dev/null <<-EOF || die "debugfs on the $suite image"
-		write $BUILD/guest-bin/bench_guest /usr/local/bin/bench_guest
-		sif /usr/local/bin/bench_guest mode 0100755
-		write $TOP/bench/units/bench-knobs.service /etc/systemd/system/bench-knobs.service
-		sif /etc/systemd/system/bench-knobs.service mode 0100644
-	EOF
-	mkdir -p "$WORK/mnt"
-	mount -o loop,ro "$WORK/stack-$suite.ext4.tmp" "$WORK/mnt"
-	(cd "$WORK/mnt" && find . -xdev | cpio -o -H newc --quiet) >"$WORK/stack-$suite.cpio" || rc=$?
-	umount "$WORK/mnt"
-	[ "${rc:-0}" = 0 ] || die "packing the $suite image as an initramfs"
-	mv "$WORK/stack-$suite.ext4.tmp" "$WORK/stack-$suite.ext4"
+	pack "$img/enabled.ext4" "stack-$suite"
 done
+# --- Workload 11: trixie's images.  The native one has no plugin and PID
+# 1's library built with the patch (make systemd-native, which first boots
+# it through its own e2e checks); stock is the native image with the image's
+# own library put back, so that the two differ in that one file.
+native_core=$BUILD/native/trixie/libsystemd-core-257.so
+if printf '%s\n' "${kinds[@]}" | grep -q '^n257:' && [ ! -f "$WORK/n257-stock.ext4" ]; then
+	[ -f "$native_core" ] || SYSTEMD_SUITE=trixie "$TOP/scripts/systemd-native.sh" >&2 ||
+		die "make systemd-native SYSTEMD_SUITE=trixie failed"
+	img=$(NATIVE_CORE=$native_core bash "$TOP/scripts/rootfs.sh" trixie) || die "scripts/rootfs.sh trixie failed"
+	mkdir -p "$WORK/mnt"
+	mount -o loop,ro "$img/enabled.ext4" "$WORK/mnt"
+	lib=$(cd "$WORK/mnt" && ls usr/lib/*/systemd/"${native_core##*/}") && cp "$WORK/mnt/$lib" "$WORK/${native_core##*/}" ||
+		rc=1
+	umount "$WORK/mnt"
+	[ "${rc:-0}" = 0 ] || die "no ${native_core##*/} in trixie's image"
+	cmp -s "$native_core" "$WORK/${native_core##*/}" && die "the native library is the image's own"
+	pack "$img/native.ext4" n257-native
+	pack "$img/enabled.ext4" n257-plugin
+	pack "$img/native.ext4" n257-stock "/$lib" "$WORK/${native_core##*/}"
+fi
 # --- The setup, printed in full in the report.
 if [ ! -f "$setup" ]; then
 	: >"$setup"
@@ -302,6 +352,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 8 ] && prereg=bench/prereg-fork.json
 	[ "$WORKLOADS" = 9 ] && prereg=bench/prereg-knobs.json
 	[ "$WORKLOADS" = 10 ] && prereg=bench/prereg-cgroup-net.json
+	[ "$WORKLOADS" = 11 ] && prereg=bench/prereg-native.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	for k in "${!PREFIX_OF[@]}"; do
@@ -340,6 +391,13 @@ if [ ! -f "$setup" ]; then
 	[ ! -f "$WORK/stack-sid.ext4" ] && [ ! -f "$WORK/stack-bookworm.ext4" ] ||
 		note systemd_version "$(grep '^systemd_version_' "$setup" | sed 's/^systemd_version_\([a-z]*\): /\1 /' | paste -sd ';' | sed 's/;/; /g')"
 	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds of $DETERMINISTIC; JOBS=${JOBS:-1} at a time)"
+	if [ -f "$WORK/n257-stock.ext4" ]; then
+		note systemd_version_trixie "$(tar -xOf "$BUILD"/rootfs/base-trixie-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
+		note native_core "$native_core sha1 $(sha1sum <"$native_core" | cut -d' ' -f1) (make systemd-native SYSTEMD_SUITE=trixie: Debian's source, systemd-plugin/native's patch sha1 $(sha1sum <"$TOP"/systemd-plugin/native/0001-*.patch | cut -d' ' -f1)), the image's own sha1 $(sha1sum <"$WORK/${native_core##*/}" | cut -d' ' -f1)"
+		for i in n257-stock n257-plugin n257-native; do
+			note "systemd_image_$i" "scripts/rootfs.sh trixie (NATIVE_CORE=): $i (bench/prereg-native.json) + bench_guest + bench/units/bench-knobs.service, as an initramfs, sha1 $(sha1sum <"$WORK/$i.cpio" | cut -d' ' -f1)"
+		done
+	fi
 	[ -f "$sd_image" ] && note systemd_image "scripts/rootfs.sh (Debian bookworm minbase + systemd-sysv + udev + the systemd plugin), sha1 $(sha1sum <"$sd_image" | cut -d' ' -f1); a fresh copy per boot"
 fi
 
@@ -384,6 +442,8 @@ boot() {
 		args=(-d "$disk")
 	elif [[ $family == i262 || $family == lazy || $family == c262 ]]; then
 		args=(-i "$WORK/stack-sid.cpio")
+	elif [ -n "${IMAGE_OF[$kind]:-}" ]; then
+		args=(-i "$WORK/${IMAGE_OF[$kind]}.cpio")
 	elif [[ $family == i252 || $family == c252 ]]; then
 		args=(-i "$WORK/stack-bookworm.cpio")
 	elif [[ $family == s262 ]]; then
@@ -483,6 +543,8 @@ elif [ "$WORKLOADS" = 9 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 10 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-cgroup-net.json" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 11 ]; then
+	$PY "$TOP/bench/analyze_native.py" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
