@@ -317,25 +317,27 @@ for suite in sid bookworm; do
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
 	pack "$img/enabled.ext4" "stack-$suite"
 done
-# --- Workload 11: trixie's images.  The native one has no plugin and PID
-# 1's library built with the patch (make systemd-native, which first boots
-# it through its own e2e checks); stock is the native image with the image's
-# own library put back, so that the two differ in that one file.
+# --- Workload 11: trixie's images.  make systemd-native (which first boots
+# its library through its own e2e checks) builds PID 1's library twice, with
+# systemd-plugin/native's patch and without it, the same way; the native
+# image (no plugin) has the first, the stock image (the native one) and the
+# plugin's image the second: the stock and native images differ by the
+# patch alone, the stock and plugin images by the plugin alone.
 native_core=$BUILD/native/trixie/libsystemd-core-257.so
+unpatched_core=$BUILD/native/trixie/unpatched/libsystemd-core-257.so
 if printf '%s\n' "${kinds[@]}" | grep -q '^n257:' && [ ! -f "$WORK/n257-stock.ext4" ]; then
-	[ -f "$native_core" ] || SYSTEMD_SUITE=trixie "$TOP/scripts/systemd-native.sh" >&2 ||
-		die "make systemd-native SYSTEMD_SUITE=trixie failed"
+	[ -f "$native_core" ] && [ -f "$unpatched_core" ] && [ "$unpatched_core" -nt "$native_core" ] ||
+		SYSTEMD_SUITE=trixie "$TOP/scripts/systemd-native.sh" >&2 || die "make systemd-native SYSTEMD_SUITE=trixie failed"
+	cmp -s "$native_core" "$unpatched_core" && die "the libraries with and without the patch are the same"
 	img=$(NATIVE_CORE=$native_core bash "$TOP/scripts/rootfs.sh" trixie) || die "scripts/rootfs.sh trixie failed"
 	mkdir -p "$WORK/mnt"
-	mount -o loop,ro "$img/enabled.ext4" "$WORK/mnt"
-	lib=$(cd "$WORK/mnt" && ls usr/lib/*/systemd/"${native_core##*/}") && cp "$WORK/mnt/$lib" "$WORK/${native_core##*/}" ||
-		rc=1
+	mount -o loop,ro "$img/native.ext4" "$WORK/mnt"
+	lib=$(cd "$WORK/mnt" && ls -d usr/lib/*/systemd/"${native_core##*/}" 2>/dev/null) && lib=/$lib || lib=
 	umount "$WORK/mnt"
-	[ "${rc:-0}" = 0 ] || die "no ${native_core##*/} in trixie's image"
-	cmp -s "$native_core" "$WORK/${native_core##*/}" && die "the native library is the image's own"
+	[ -n "$lib" ] || die "no ${native_core##*/} in trixie's image"
 	pack "$img/native.ext4" n257-native
-	pack "$img/enabled.ext4" n257-plugin
-	pack "$img/native.ext4" n257-stock "/$lib" "$WORK/${native_core##*/}"
+	pack "$img/native.ext4" n257-stock "$lib" "$unpatched_core"
+	pack "$img/enabled.ext4" n257-plugin "$lib" "$unpatched_core"
 fi
 # --- The setup, printed in full in the report.
 if [ ! -f "$setup" ]; then
@@ -393,7 +395,7 @@ if [ ! -f "$setup" ]; then
 	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds of $DETERMINISTIC; JOBS=${JOBS:-1} at a time)"
 	if [ -f "$WORK/n257-stock.ext4" ]; then
 		note systemd_version_trixie "$(tar -xOf "$BUILD"/rootfs/base-trixie-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
-		note native_core "$native_core sha1 $(sha1sum <"$native_core" | cut -d' ' -f1) (make systemd-native SYSTEMD_SUITE=trixie: Debian's source, systemd-plugin/native's patch sha1 $(sha1sum <"$TOP"/systemd-plugin/native/0001-*.patch | cut -d' ' -f1)), the image's own sha1 $(sha1sum <"$WORK/${native_core##*/}" | cut -d' ' -f1)"
+		note native_core "$native_core sha1 $(sha1sum <"$native_core" | cut -d' ' -f1), without the patch $unpatched_core sha1 $(sha1sum <"$unpatched_core" | cut -d' ' -f1) (make systemd-native SYSTEMD_SUITE=trixie: Debian's source, built as debian/rules configures it, LTO off, stripped as dh_strip does; systemd-plugin/native's patch sha1 $(sha1sum <"$TOP"/systemd-plugin/native/0001-*.patch | cut -d' ' -f1))"
 		for i in n257-stock n257-plugin n257-native; do
 			note "systemd_image_$i" "scripts/rootfs.sh trixie (NATIVE_CORE=): $i (bench/prereg-native.json) + bench_guest + bench/units/bench-knobs.service, as an initramfs, sha1 $(sha1sum <"$WORK/$i.cpio" | cut -d' ' -f1)"
 		done

@@ -56,26 +56,40 @@ if [ "$(cat "$root/work/.patch" 2>/dev/null)" != "$stamp" ]; then
 		die "the patch does not apply to systemd $version"
 	echo "$stamp" >"$root/work/.patch"
 fi
+# build_core DEST: libsystemd-core of the tree as it is now, stripped as
+# Debian's dh_strip strips a shared library, to DEST.
+build_core() {
+	unshare --mount --propagation private -- /bin/sh -ec '
+		mount --rbind /dev "$1/dev"
+		mount -t proc proc "$1/proc"
+		exec chroot "$1" /bin/bash -ec "
+			cd /work
+			# nocheck: no tests; LTO off: the library is the same, the link minutes shorter.
+			export DEB_BUILD_OPTIONS=\"nocheck nodoc optimize=-lto\" CCACHE_DIR=/ccache CC=\"ccache gcc\"
+			# What dpkg-buildpackage exports, for debhelper'\''s package-notes linker spec.
+			export DEB_VENDOR=\$(dpkg-vendor --query Vendor | tr A-Z a-z) DEB_HOST_ARCH=\$(dpkg-architecture -qDEB_HOST_ARCH)
+			export DEB_SOURCE_PACKAGE_NAME=systemd DEB_SOURCE_PACKAGE_VERSION=\$(dpkg-parsechangelog -S Version) DEBUGINFOD_URLS=
+			obj=obj-\$(dpkg-architecture -qDEB_HOST_GNU_TYPE)
+			[ -f \$obj/build.ninja ] || debian/rules override_dh_auto_configure
+			ninja -C \$obj src/core/libsystemd-core-$2.so
+			strip --remove-section=.comment --remove-section=.note --strip-unneeded -o /work/out.so \$obj/src/core/libsystemd-core-$2.so"' sh "$root" "$tag" >>"$BUILD/native/build-$suite.log" 2>&1 ||
+		{ tail -n 20 "$BUILD/native/build-$suite.log" >&2; die "building systemd $version failed (log: build/native/build-$suite.log)"; }
+	mkdir -p "${1%/*}"
+	mv "$root/work/out.so" "$1"
+}
 log "building libsystemd-core-$tag.so of systemd $version with the patch"
 SECONDS=0
-unshare --mount --propagation private -- /bin/sh -ec '
-	mount --rbind /dev "$1/dev"
-	mount -t proc proc "$1/proc"
-	exec chroot "$1" /bin/bash -ec "
-		cd /work
-		# nocheck: no tests; LTO off: the library is the same, the link minutes shorter.
-		export DEB_BUILD_OPTIONS=\"nocheck nodoc optimize=-lto\" CCACHE_DIR=/ccache CC=\"ccache gcc\"
-		# What dpkg-buildpackage exports, for debhelper'\''s package-notes linker spec.
-		export DEB_VENDOR=\$(dpkg-vendor --query Vendor | tr A-Z a-z) DEB_HOST_ARCH=\$(dpkg-architecture -qDEB_HOST_ARCH)
-		export DEB_SOURCE_PACKAGE_NAME=systemd DEB_SOURCE_PACKAGE_VERSION=\$(dpkg-parsechangelog -S Version) DEBUGINFOD_URLS=
-		obj=obj-\$(dpkg-architecture -qDEB_HOST_GNU_TYPE)
-		[ -f \$obj/build.ninja ] || debian/rules override_dh_auto_configure
-		ninja -C \$obj src/core/libsystemd-core-$2.so
-		cp \$obj/src/core/libsystemd-core-$2.so /work/"' sh "$root" "$tag" >"$BUILD/native/build-$suite.log" 2>&1 ||
-	{ tail -n 20 "$BUILD/native/build-$suite.log" >&2; die "building systemd $version failed (log: build/native/build-$suite.log)"; }
+: >"$BUILD/native/build-$suite.log"
 core=$BUILD/native/$suite/libsystemd-core-$tag.so
-mkdir -p "${core%/*}"
-cp "$root/work/libsystemd-core-$tag.so" "$core"
+build_core "$core"
+# And without it, built the same way: make bench's baseline (workload 11),
+# so that the two libraries differ by the patch alone.  No stamp meanwhile:
+# a tree left without the patch is copied afresh next time.
+rm "$root/work/.patch"
+patch -d "$root/work" -p1 -R --quiet --no-backup-if-mismatch <"$patch" || die "could not take the patch out again"
+build_core "$BUILD/native/$suite/unpatched/${core##*/}"
+patch -d "$root/work" -p1 --quiet --no-backup-if-mismatch <"$patch" || die "could not apply the patch again"
+echo "$stamp" >"$root/work/.patch"
 # systemd's own subtest of the change: the e2e image runs it during and after boot.
 cp "$root/work/test/units/TEST-07-PID1.user-booted.sh" "${core%/*}/"
 log "built in ${SECONDS}s: ${core#"$TOP"/}"
