@@ -315,9 +315,10 @@ def holm(ps):
     return adj
 
 
-def paired_by_round(rows, x, y, metric):
-    """Per round where both arms have a boot with a value above 0: (rounds,
-    x's values, y's values, rounds left out with the reason)."""
+def paired_by_round(rows, x, y, metric, diff=False):
+    """Per round where both arms have a boot (with a value above 0 for a
+    ratio): (rounds, x's values, y's values, rounds left out with the
+    reason)."""
     by = {}
     for r in rows:
         if r.get(metric, "") != "":
@@ -331,7 +332,7 @@ def paired_by_round(rows, x, y, metric):
             out.append("extra boots (not paired)")
         elif x not in v or y not in v:
             out.append("round %s (no %s boot)" % (k, x if x not in v else y))
-        elif v[x] <= 0 or v[y] <= 0:
+        elif not diff and (v[x] <= 0 or v[y] <= 0):
             out.append("round %s (a value of 0: no ratio)" % k)
         else:
             rounds.append(k)
@@ -355,7 +356,7 @@ def paired_targets(pre, tables, default_table, diff=False):
     targets = [t for t in pre["targets"] if t["test"] != "all_within"]
     for t in targets:
         rows = tables.get(t.get("table", default_table), [])
-        rounds, x, y, left[t["id"]] = paired_by_round(rows, t["x"], t["y"], t["metric"])
+        rounds, x, y, left[t["id"]] = paired_by_round(rows, t["x"], t["y"], t["metric"], diff)
         res[t["id"]] = (rounds, x, y)
         ps[t["id"]] = wilcoxon_p(x - y if diff else np.log(x / y)) if len(x) else float("nan")
     adj = holm(ps)

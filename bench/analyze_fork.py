@@ -17,7 +17,6 @@ import json
 import os
 import re
 
-
 import analyze as A
 
 PREREG = os.path.join(A.HERE, "prereg-fork.json")

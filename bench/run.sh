@@ -58,7 +58,8 @@
 #                 against the knobs
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
-#                 and knobs (no plugin), installed (the plugin, no parameter:
+#                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
+#                 reports), installed (the plugin, no parameter:
 #                 its generator's cost), plugin (the plugin reports), native
 #                 (no plugin, PID 1 built with systemd-plugin/native's patch
 #                 reports; make systemd-native SYSTEMD_SUITE=trixie's library)
@@ -187,7 +188,8 @@ APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
 APPEND[n257:installed]=$RAM6
 APPEND[n257:plugin]="$RAM6 user_booted_reported"
 APPEND[n257:native]="$RAM6 user_booted_reported"
-declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:installed]=n257-plugin
+APPEND[n257:waiting]="$RAM6 user_booted_reported e2e.nowait"
+declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiting]=n257-stock [n257:installed]=n257-plugin
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 APPEND[i262:rcu]=${APPEND[i262:reported]}
 APPEND[i262:rcu_cgroup]=${APPEND[i262:reported]}
@@ -216,7 +218,7 @@ for w in $WORKLOADS; do
 	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
 	10) kinds+=(i262:rcu i262:rcu_cgroup) ;;
-	11) kinds+=(n257:stock n257:knobs n257:installed n257:plugin n257:native) ;;
+	11) kinds+=(n257:stock n257:knobs n257:waiting n257:installed n257:plugin n257:native) ;;
 	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9, 10, 11" ;;
 	esac
 done
@@ -303,8 +305,11 @@ pack() {
 	mount -o loop,ro "$WORK/$name.ext4.tmp" "$WORK/mnt"
 	# debugfs says little when a command fails: check what it wrote.
 	cmp -s "$BUILD/guest-bin/bench_guest" "$WORK/mnt/usr/local/bin/bench_guest" || rc=1
+	cmp -s "$TOP/bench/units/bench-knobs.service" "$WORK/mnt/etc/systemd/system/bench-knobs.service" || rc=1
 	[ -z "$lib" ] || cmp -s "$file" "$WORK/mnt$lib" || rc=1
-	[ $rc != 0 ] || (cd "$WORK/mnt" && find . -xdev | cpio -o -H newc --quiet) >"$WORK/$name.cpio" || rc=$?
+	# Sorted: the order of an ext4 directory depends on its image's hash seed.
+	[ $rc != 0 ] || (cd "$WORK/mnt" && find . -xdev | LC_ALL=C sort | cpio -o -H newc --quiet) >"$WORK/$name.cpio" ||
+		rc=$?
 	umount "$WORK/mnt"
 	[ $rc = 0 ] || die "packing $name as an initramfs"
 	mv "$WORK/$name.ext4.tmp" "$WORK/$name.ext4"
@@ -326,10 +331,17 @@ done
 native_core=$BUILD/native/trixie/libsystemd-core-257.so
 unpatched_core=$BUILD/native/trixie/unpatched/libsystemd-core-257.so
 if printf '%s\n' "${kinds[@]}" | grep -q '^n257:' && [ ! -f "$WORK/n257-stock.ext4" ]; then
-	[ -f "$native_core" ] && [ -f "$unpatched_core" ] && [ "$unpatched_core" -nt "$native_core" ] ||
+	# Built from this patch (systemd-native.sh's stamp), both libraries.
+	stamp=$(sha256sum <"$TOP"/systemd-plugin/native/0001-*.patch | cut -c1-16)
+	[ "$(cut -d' ' -f1 "${native_core%/*}/built" 2>/dev/null)" = "$stamp" ] && [ "$unpatched_core" -nt "$native_core" ] ||
 		SYSTEMD_SUITE=trixie "$TOP/scripts/systemd-native.sh" >&2 || die "make systemd-native SYSTEMD_SUITE=trixie failed"
 	cmp -s "$native_core" "$unpatched_core" && die "the libraries with and without the patch are the same"
 	img=$(NATIVE_CORE=$native_core bash "$TOP/scripts/rootfs.sh" trixie) || die "scripts/rootfs.sh trixie failed"
+	# libsystemd-shared has no ABI promise across versions: the same one.
+	image_version=$(tar -xOf "$BUILD"/rootfs/base-trixie-*.tar ./var/lib/dpkg/status |
+		awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')
+	[ "$(cut -d' ' -f2 "${native_core%/*}/built")" = "$image_version" ] ||
+		die "PID 1's library was built from systemd $(cut -d' ' -f2 "${native_core%/*}/built"), the image has $image_version"
 	mkdir -p "$WORK/mnt"
 	mount -o loop,ro "$img/native.ext4" "$WORK/mnt"
 	lib=$(cd "$WORK/mnt" && ls -d usr/lib/*/systemd/"${native_core##*/}" 2>/dev/null) && lib=/$lib || lib=
@@ -395,7 +407,7 @@ if [ ! -f "$setup" ]; then
 	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds of $DETERMINISTIC; JOBS=${JOBS:-1} at a time)"
 	if [ -f "$WORK/n257-stock.ext4" ]; then
 		note systemd_version_trixie "$(tar -xOf "$BUILD"/rootfs/base-trixie-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
-		note native_core "$native_core sha1 $(sha1sum <"$native_core" | cut -d' ' -f1), without the patch $unpatched_core sha1 $(sha1sum <"$unpatched_core" | cut -d' ' -f1) (make systemd-native SYSTEMD_SUITE=trixie: Debian's source, built as debian/rules configures it, LTO off, stripped as dh_strip does; systemd-plugin/native's patch sha1 $(sha1sum <"$TOP"/systemd-plugin/native/0001-*.patch | cut -d' ' -f1))"
+		note native_core "$native_core sha1 $(sha1sum <"$native_core" | cut -d' ' -f1), without the patch $unpatched_core sha1 $(sha1sum <"$unpatched_core" | cut -d' ' -f1) (make systemd-native SYSTEMD_SUITE=trixie: Debian's source of systemd $(cut -d' ' -f2 "${native_core%/*}/built"), built as debian/rules configures it, LTO off, stripped as dh_strip does; systemd-plugin/native's patch, sha256 prefix $(cut -d' ' -f1 "${native_core%/*}/built"))"
 		for i in n257-stock n257-plugin n257-native; do
 			note "systemd_image_$i" "scripts/rootfs.sh trixie (NATIVE_CORE=): $i (bench/prereg-native.json) + bench_guest + bench/units/bench-knobs.service, as an initramfs, sha1 $(sha1sum <"$WORK/$i.cpio" | cut -d' ' -f1)"
 		done

@@ -90,6 +90,8 @@ patch -d "$root/work" -p1 -R --quiet --no-backup-if-mismatch <"$patch" || die "c
 build_core "$BUILD/native/$suite/unpatched/${core##*/}"
 patch -d "$root/work" -p1 --quiet --no-backup-if-mismatch <"$patch" || die "could not apply the patch again"
 echo "$stamp" >"$root/work/.patch"
+# What was built, for make bench's record: the patch's stamp, the version.
+echo "$stamp $version" >"${core%/*}/built"
 # systemd's own subtest of the change: the e2e image runs it during and after boot.
 cp "$root/work/test/units/TEST-07-PID1.user-booted.sh" "${core%/*}/"
 log "built in ${SECONDS}s: ${core#"$TOP"/}"
