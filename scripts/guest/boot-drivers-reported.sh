@@ -1,4 +1,4 @@
-# Init reports 40 s after launch (a slow disk, a passphrase prompt).  The
+# Init reports 45 s after launch (a slow disk, a passphrase prompt).  The
 # consumer gives up on its optional supplier at the stock 10 s, while
 # userspace still boots: no device waits longer than stock.  The cleanup
 # waits: the unused regulator stays on past its stock 30 s, and fw_devlink
@@ -26,7 +26,7 @@ sleep_until "$(awk -v t="$(launch_time)" 'BEGIN { print t + 35 }')"
 check "35 s after init launch, past its stock 30 s, the unused regulator is still on" \
 	[ "$(regulator_state)" = enabled ]
 check "and the supplier's sync_state() still waits" not supplier_synced
-sleep_until "$(awk -v t="$(launch_time)" 'BEGIN { print t + 40 }')"
+sleep_until "$(awk -v t="$(launch_time)" 'BEGIN { print t + 45 }')"
 mark "reporting"
 echo 1 > $sysctl_path
 wait_until 5 regulator_off
