@@ -127,8 +127,9 @@ def cmd_report(out):
         w("| %s (`%s`) | %s |" % (what, metric, " | ".join(cells)))
     w("")
     w("How each arm's boot ended (the kernel's 'userspace boot ended' line: reason by task): " + "; ".join(
-        "%s: %s" % (a, ", ".join(sorted({"%s by %s" % (r["end_reason"] or "?", r["end_by"] or "?")
-                                         for r in rows if r["arm"] == a}))) for a in arms) + ".\n")
+        "%s: %s" % (a, ", ".join(sorted({"%s by %s" % (r["end_reason"], r["end_by"]) if r["end_reason"] else
+                                         "no such line before the probe ran" for r in rows if r["arm"] == a})))
+        for a in arms) + ".\n")
     w("## Boots\n")
     L.extend(A.boots_lines(runs))
     A.finish_report(out, L, summary)
