@@ -1,4 +1,5 @@
-# Init reports 2 s after launch (busybox, or systemd's "Startup finished"
+# Init reports right after loading the fixtures, 0.5-1.2 s after launch
+# under TCG (busybox, or systemd's "Startup finished"
 # while udev still loads modules): the end of userspace boot comes before
 # both stock deadlines, so both keep them, as on a stock kernel.
 # append: user_booted_reported fw_devlink.sync_state=timeout
