@@ -409,6 +409,16 @@ def paired_targets(pre, tables, default_table, diff=False):
     return res, summary, table
 
 
+def summary_lines(summary):
+    """A report's summary: one bullet per verdict."""
+    return ["## Summary\n"] + ["- " + s for s in summary] + [""]
+
+
+def targets_lines(pre, table, heading="## Targets\n"):
+    """A report's registered targets: the table, then each one's text."""
+    return [heading] + table + [""] + ["- %s: %s" % (t["id"], t["text"]) for t in pre["targets"]] + [""]
+
+
 def sign_test_below(x, threshold):
     """Paul's sign test: are more of x below threshold than chance (1/2)?"""
     k = int(np.sum(np.asarray(x, float) < threshold))

@@ -77,9 +77,7 @@ def cmd_report(out):
     w("Arms: " + "; ".join("**%s**: %s" % (k, v) for k, v in pre["arms"].items()) + ".\n")
     w("Under `-icount` every number is guest time (executed instructions), not host time.\n")
     res, summary, targets = A.paired_targets(pre, {"fork": rows}, "fork")
-    w("## Summary\n")
-    L.extend("- " + s for s in summary)
-    w("")
+    L.extend(A.summary_lines(summary))
     # Derived: how many forks one migration's saving pays for.
     _, fx, fy = res["BOOT-FORK"]
     _, mx, my = res["BOOT-MIGRATE"]
@@ -127,12 +125,7 @@ def cmd_report(out):
     w("- **A deviation before the run**: the first start of this study passed 200 round trips, not the "
       "registered 100 (bench/run.sh's default then); it was stopped after 16 of 72 boots and its data "
       "deleted, and the study was restarted with 100 (commit 5ebba85).\n")
-    w("## Targets\n")
-    L.extend(targets)
-    w("")
-    for t in pre["targets"]:
-        w("- %s: %s" % (t["id"], t["text"]))
-    w("")
+    L.extend(A.targets_lines(pre, targets))
     w("## Per arm\n")
     w("| metric | arm | boots | median | CI of the median (coverage) | min | max |")
     w("| --- | --- | --- | --- | --- | --- | --- |")

@@ -48,15 +48,7 @@ def cmd_report(out, prereg):
     w("Arms: " + "; ".join("**%s**: %s" % kv for kv in pre["arms"].items()) + ".\n")
     w("Under `-icount` every number is guest time (executed instructions), not host time.\n")
     _, summary, table = A.paired_targets(pre, tables, None)
-    w("## Summary\n")
-    L.extend("- " + s for s in summary)
-    w("")
-    w("## Targets\n")
-    L.extend(table)
-    w("")
-    for t in pre["targets"]:
-        w("- %s: %s" % (t["id"], t["text"]))
-    w("")
+    L.extend(A.summary_lines(summary) + A.targets_lines(pre, table))
     for fam, (arms, metrics) in shown.items():
         rows = tables[fam]
         w("## %s: every metric per arm (not registered)\n" % fam)

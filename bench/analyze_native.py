@@ -54,15 +54,8 @@ def cmd_parse(work, out):
         if "finish_after_default_s" not in p or not 0 < g0 <= g1:
             r["status"] = "unparsed"
             continue
-        rows.append({"seq": r["seq"], "round": r["round"], "family": family, "arm": arm,
-                     "startup_s": round(p["startup_s"], 6), "default_target_s": round(p["default_target_s"], 6),
-                     "finish_after_default_s": round(p["finish_after_default_s"], 6),
-                     "generators_s": round((g1 - g0) / 1e6, 6),
-                     "knobs_unit_s": knobs_unit_s(os.path.join(work, r["log"])),
-                     "end_reason": p.get("end_reason", ""), "end_by": p.get("end_by", ""),
-                     "report_lag_s": p.get("report_lag_s", ""),
-                     "report_lag_window_ms": p.get("report_lag_window_ms", ""),
-                     "wall_s": r["wall_s"], "log": r["log"]})
+        rows.append(dict(P.boot_row(r, family, arm, p), generators_s=round((g1 - g0) / 1e6, 6),
+                         knobs_unit_s=knobs_unit_s(os.path.join(work, r["log"]))))
     A.write_csv(os.path.join(out, "native.csv"), rows, FIELDS)
     A.keep_runs(work, out, runs)
 
@@ -103,15 +96,8 @@ def cmd_report(out):
       "`knobs_unit_s`).\n")
     _, summary, table = A.paired_targets(pre, {FAMILY: rows}, FAMILY, diff=True)
     summary += [lag_verdict(t, rows, pre["boots_per_arm"]) for t in pre["targets"] if t["test"] == "all_within"]
-    w("## Summary\n")
-    L.extend("- " + s for s in summary)
-    w("")
-    w("## Targets (paired by round, d = x - y in seconds)\n")
-    L.extend(table)
-    w("")
-    for t in pre["targets"]:
-        w("- %s: %s" % (t["id"], t["text"]))
-    w("")
+    L.extend(A.summary_lines(summary) +
+             A.targets_lines(pre, table, "## Targets (paired by round, d = x - y in seconds)\n"))
     w("## Every metric per arm (not registered)\n")
     w("| metric | " + " | ".join("%s: median (95%% CI), n" % a for a in arms) + " |")
     w("| --- |" + " --- |" * len(arms))

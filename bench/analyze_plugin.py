@@ -77,6 +77,16 @@ def parse_log(path):
     return row
 
 
+def boot_row(r, family, arm, p):
+    """A boot's CSV row: runs.csv's line r and its parsed log p."""
+    return {"seq": r["seq"], "round": r["round"], "family": family, "arm": arm,
+            "startup_s": round(p["startup_s"], 6), "default_target_s": round(p["default_target_s"], 6),
+            "finish_after_default_s": round(p["finish_after_default_s"], 6),
+            "end_reason": p.get("end_reason", ""), "end_by": p.get("end_by", ""),
+            "report_lag_s": p.get("report_lag_s", ""), "report_lag_window_ms": p.get("report_lag_window_ms", ""),
+            "wall_s": r["wall_s"], "log": r["log"]}
+
+
 def cmd_parse(work, out):
     os.makedirs(out, exist_ok=True)
     runs = list(csv.DictReader(open(os.path.join(work, "runs.csv"))))
@@ -89,13 +99,7 @@ def cmd_parse(work, out):
         if "finish_after_default_s" not in p:
             r["status"] = "unparsed"
             continue
-        rows.append({"seq": r["seq"], "round": r["round"], "family": family, "arm": arm,
-                     "startup_s": round(p["startup_s"], 6), "default_target_s": round(p["default_target_s"], 6),
-                     "finish_after_default_s": round(p["finish_after_default_s"], 6),
-                     "end_reason": p.get("end_reason", ""), "end_by": p.get("end_by", ""),
-                     "report_lag_s": p.get("report_lag_s", ""),
-                     "report_lag_window_ms": p.get("report_lag_window_ms", ""),
-                     "wall_s": r["wall_s"], "log": r["log"]})
+        rows.append(boot_row(r, family, arm, p))
     A.write_csv(os.path.join(out, "plugin.csv"), rows, FIELDS)
     A.keep_runs(work, out, runs)
 
@@ -225,7 +229,7 @@ def cmd_report(out):
     # The verdicts first, where a reader starts.
     top = L.index("## %s\n" % next(iter(FAMILIES.values()))) if ("## %s\n" % next(iter(FAMILIES.values()))) in L \
         else len(L)
-    L[top:top] = ["## Summary\n"] + ["- " + x[1] for x in verdicts] + [""]
+    L[top:top] = A.summary_lines([x[1] for x in verdicts])
     w("## Boots\n")
     for kind in sorted({r["kind"] for r in runs}):
         rs = [r for r in runs if r["kind"] == kind]

@@ -286,6 +286,11 @@ if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && 
 	fi
 fi
 
+# systemd_version SUITE: the systemd version in scripts/rootfs.sh's SUITE image.
+systemd_version() {
+	tar -xOf "$BUILD"/rootfs/base-"$1"-*.tar ./var/lib/dpkg/status |
+		awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }'
+}
 # pack SRC NAME [LIB FILE]: SRC's image with the tools of the after-boot
 # window and the knobs arm's unit written in by debugfs (and FILE as LIB),
 # as WORK/NAME.ext4 and, its files, WORK/NAME.cpio.
@@ -338,8 +343,7 @@ if printf '%s\n' "${kinds[@]}" | grep -q '^n257:' && [ ! -f "$WORK/n257-stock.ex
 	cmp -s "$native_core" "$unpatched_core" && die "the libraries with and without the patch are the same"
 	img=$(NATIVE_CORE=$native_core bash "$TOP/scripts/rootfs.sh" trixie) || die "scripts/rootfs.sh trixie failed"
 	# libsystemd-shared has no ABI promise across versions: the same one.
-	image_version=$(tar -xOf "$BUILD"/rootfs/base-trixie-*.tar ./var/lib/dpkg/status |
-		awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')
+	image_version=$(systemd_version trixie)
 	[ "$(cut -d' ' -f2 "${native_core%/*}/built")" = "$image_version" ] ||
 		die "PID 1's library was built from systemd $(cut -d' ' -f2 "${native_core%/*}/built"), the image has $image_version"
 	mkdir -p "$WORK/mnt"
@@ -400,13 +404,13 @@ if [ ! -f "$setup" ]; then
 	for suite in sid bookworm; do
 		[ -f "$WORK/stack-$suite.ext4" ] || continue
 		note "systemd_image_$suite" "scripts/rootfs.sh $suite (Debian $suite minbase + systemd-sysv + udev + the systemd plugin, enabled) + bench_guest + bench/units/bench-knobs.service, sha1 $(sha1sum <"$WORK/stack-$suite.ext4" | cut -d' ' -f1); a fresh copy per boot"
-		note "systemd_version_$suite" "$(tar -xOf "$BUILD"/rootfs/base-"$suite"-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
+		note "systemd_version_$suite" "$(systemd_version "$suite")"
 	done
 	[ ! -f "$WORK/stack-sid.ext4" ] && [ ! -f "$WORK/stack-bookworm.ext4" ] ||
 		note systemd_version "$(grep '^systemd_version_' "$setup" | sed 's/^systemd_version_\([a-z]*\): /\1 /' | paste -sd ';' | sed 's/;/; /g')"
 	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds of $DETERMINISTIC; JOBS=${JOBS:-1} at a time)"
 	if [ -f "$WORK/n257-stock.ext4" ]; then
-		note systemd_version_trixie "$(tar -xOf "$BUILD"/rootfs/base-trixie-*.tar ./var/lib/dpkg/status | awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }')"
+		note systemd_version_trixie "$(systemd_version trixie)"
 		note native_core "$native_core sha1 $(sha1sum <"$native_core" | cut -d' ' -f1), without the patch $unpatched_core sha1 $(sha1sum <"$unpatched_core" | cut -d' ' -f1) (make systemd-native SYSTEMD_SUITE=trixie: Debian's source of systemd $(cut -d' ' -f2 "${native_core%/*}/built"), built as debian/rules configures it, LTO off, stripped as dh_strip does; systemd-plugin/native's patch, sha256 prefix $(cut -d' ' -f1 "${native_core%/*}/built"))"
 		for i in n257-stock n257-plugin n257-native; do
 			note "systemd_image_$i" "scripts/rootfs.sh trixie (NATIVE_CORE=): $i (bench/prereg-native.json) + bench_guest + bench/units/bench-knobs.service, as an initramfs, sha1 $(sha1sum <"$WORK/$i.cpio" | cut -d' ' -f1)"
