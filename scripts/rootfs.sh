@@ -3,12 +3,11 @@
 # on Debian SUITE (bookworm: systemd 252; trixie: 257; sid: 262), with the systemd
 # plugin installed as a distribution package would, and the e2e units.
 # Prints the directory holding the three images:
-#   enabled.ext4   user-booted.service enabled (systemctl enable, as Debian's
-#                  postinst does through deb-systemd-helper)
-#   disabled.ext4  the same, then systemctl disable
-#   masked.ext4    the same as enabled, then systemctl mask
+#   enabled.ext4   the plugin installed (its unit is static: the generator
+#                  pulls it in, nothing to enable)
+#   masked.ext4    the same, then systemctl mask user-booted.service
 #   initrd.img     (bookworm) a systemd initrd made by Debian's dracut, with
-#                  the plugin's generator, units and helper put into it on
+#                  the plugin's generator, unit and script put into it on
 #                  purpose: they must keep out of the initrd's boot
 # With NATIVE_CORE=FILE (scripts/systemd-native.sh: a libsystemd-core built
 # with systemd-plugin/native's patch) also:
@@ -18,11 +17,13 @@
 # Two debootstrapped trees per suite, cached under build/rootfs/ by a hash of
 # their recipe (rebuilt when it changes):
 #   base-SUITE-HASH.tar  the image: minbase + systemd-sysv + udev, no D-Bus
-#   buildenv-SUITE-HASH/ a build chroot: compiler, meson, libsystemd-dev and
-#                        systemd.pc of the same suite.  The plugin is built
-#                        there, so each image gets binaries built against
-#                        its own libc and libsystemd, installed to the paths
-#                        its own systemd.pc gives.
+#   buildenv-SUITE-HASH/ a build chroot: compiler, meson and systemd.pc of
+#                        the same suite.  The plugin is built there, so each
+#                        image gets a generator built against its own libc,
+#                        installed to the paths its own systemd.pc gives
+#                        (bookworm's and trixie's still hold libsystemd-dev,
+#                        a leftover of the old helper, kept while it keys
+#                        their cached chroots).
 # The plugin build and the images are redone on every run (seconds), from a
 # fresh copy of the base: every boot starts from the same disk.
 # Set ROOTFS_MIRROR to use another Debian mirror.
@@ -32,9 +33,11 @@ set -eu
 suite=${1:-bookworm}
 case $suite in
 # systemd.pc: in systemd on bookworm, in systemd-dev from 253 on.  Debian's
-# dracut (bookworm's build chroot) makes the initrd of the switch-root boot.
+# dracut (the build chroots of bookworm and sid) makes the initrd of the
+# switch-root boot.
 bookworm) devpkgs=libsystemd-dev,systemd,udev,dracut-core ;;
-trixie | sid) devpkgs=libsystemd-dev,systemd-dev ;;
+trixie) devpkgs=libsystemd-dev,systemd-dev ;;
+sid) devpkgs=systemd-dev,systemd,udev,dracut-core ;;
 *) die "suite $suite: bookworm, trixie or sid" ;;
 esac
 # The mirror is a frozen snapshot: sid's Release file is past its
@@ -81,7 +84,7 @@ unshare --mount --propagation private -- /bin/sh -ec '
 	mount --rbind /dev "$1/dev"
 	mount -t proc proc "$1/proc"
 	exec chroot "$1" /bin/sh -ec "
-		meson setup /bld /src/systemd-plugin >/dev/null
+		meson setup --werror -Duapi=/src/uapi /bld /src/systemd-plugin >/dev/null
 		meson compile -C /bld >/dev/null
 		DESTDIR=/stage meson install -C /bld --no-rebuild >/dev/null"' sh "$benv" ||
 	die "building the plugin in the $suite chroot failed"
@@ -94,11 +97,16 @@ tar -C "$benv/stage" -c . | tar -C "$stage" -x --keep-directory-symlink
 # probe: the e2e probe's units into the stage, and a fixed identity: not a
 # first boot, the same journal every run.
 probe() {
-	install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$stage/etc/systemd/system/"
-	install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$plugin/tests/e2e/user-booted-e2e-connected" \
+	install -m 0644 "$plugin"/tests/e2e/*.service "$plugin"/tests/e2e/*.target "$plugin"/tests/e2e/*.mount \
+		"$stage/etc/systemd/system/"
+	install -D -m 0755 "$plugin/tests/e2e/user-booted-e2e" "$plugin/tests/e2e/user-booted-e2e-waiting" \
 		-t "$stage/usr/local/libexec/"
-	install -D -m 0644 "$plugin/tests/e2e/user-booted-e2e-debug.conf" \
-		"$stage/etc/systemd/system/user-booted.service.d/e2e-debug.conf"
+	# The failing mount of the emergency-failure boot (its condition keeps
+	# it out of the others); the probe also where a failure isolates to
+	# emergency mode.
+	mkdir -p "$stage/etc/systemd/system/local-fs.target.requires" "$stage/etc/systemd/system/emergency.target.wants"
+	ln -sf ../mnt-e2ebad.mount "$stage/etc/systemd/system/local-fs.target.requires/"
+	ln -sf ../user-booted-e2e.service "$stage/etc/systemd/system/emergency.target.wants/"
 	echo e2e >"$stage/etc/hostname"
 	echo 0123456789abcdef0123456789abcdef >"$stage/etc/machine-id"
 }
@@ -109,11 +117,7 @@ image() { # NAME: the stage as it is now, as NAME.ext4
 	mkfs.ext4 -q -F -L e2e-root -d "$stage" "$out/$1.ext4" 1G >/dev/null
 }
 sysctl_() { systemctl --root="$stage" --quiet "$@"; }
-sysctl_ enable user-booted.service
 image enabled
-sysctl_ disable user-booted.service
-image disabled
-sysctl_ enable user-booted.service
 sysctl_ mask user-booted.service
 image masked
 if [ -n "${NATIVE_CORE:-}" ]; then
@@ -124,7 +128,7 @@ if [ -n "${NATIVE_CORE:-}" ]; then
 	native() { # PID 1's code, and the patch's own test if it came with it
 		install -m 0644 "$NATIVE_CORE" "$stage/$lib"
 		t=${NATIVE_CORE%/*}/TEST-07-PID1.user-booted.sh
-		[ ! -f "$t" ] || install -m 0755 "$t" "$stage/usr/local/libexec/"
+		[ ! -f "$t" ] || install -m 0755 "$t" "${t%/*}/util.sh" "$stage/usr/local/libexec/"
 	}
 	native
 	image native-plugin

@@ -1,49 +1,57 @@
 #!/bin/bash
 # End-to-end test of the systemd plugin under real systemd: Debian bookworm
-# (systemd 252) and Debian sid (systemd 262), ten boots of build/bzImage
-# under QEMU each, on the images from scripts/rootfs.sh.  The probe unit in
-# the image prints what it saw between "E2E| BEGIN" and "E2E| END"; this
-# script judges it.  Boots (kernel parameters beyond root=):
+# (systemd 252) and Debian sid (systemd 262), booting build/bzImage under
+# QEMU on the images from scripts/rootfs.sh.  The probe unit in the image
+# prints what it saw between "E2E| BEGIN" and "E2E| END"; this script judges
+# it.  "Reported" below means: the kernel's "userspace boot ended (reported)"
+# names user-booted-report's process (the service's ExecMainPID), came after
+# systemd's FinishTimestamp and within 30 s of it (a bound for the order,
+# not the speed: TCG; the lag is printed as data, SUITE-lags, and judged by
+# make bench), once, after init launch; the service exited 0 and its
+# processes logged nothing at notice or above.  Boots (kernel parameters
+# beyond root=; all but unreported with user_booted_reported):
 #
-#   default      user_booted_reported, and a slow unit that keeps startup going
-#                until the helper is connected: the helper catches
-#                StartupFinished and ends boot ("reported", by its pid) within
-#                2 s after systemd's FinishTimestamp (or udev's queue drained,
-#                if later: so for every "within 2 s" below); no failed units;
-#                the generator says nothing at the default log level.
-#   multi-user   ... systemd.unit=multi-user.target: reported, within 2 s.
-#   rescue       ... systemd.unit=rescue.target: reported, within 5 s (the
-#                helper's sandboxed start competes with the shell's there).
-#   emergency    ... systemd.unit=emergency.target: reported, within 5 s.
-#   custom       ... systemd.unit=user-booted-e2e.target (a target of its own)
-#                and a unit that fails: "degraded", still reported in 2 s.
-#   reexec       ... a unit that runs systemctl daemon-reexec while the helper
-#                waits: the helper reconnects and reports, within 2 s.
-#   kernel-timeout  user_booted_reported, and a unit that shortens the kernel's
-#                timeout to the past while the helper waits and holds startup
-#                until the helper has gone: the helper must leave on POLLPRI.
-#   disabled     the image where "systemctl disable user-booted.service" ran:
-#                the helper never runs, the kernel's timeout ends boot.
-#   masked       the image where "systemctl mask user-booted.service" ran: same.
+#   default      and a slow unit ordered after the boot targets, still
+#                running when the script starts: reported (after that unit);
+#                the generator linked the service into basic, rescue and
+#                emergency.target.wants of generator.early and said nothing;
+#                no failed units.
+#   multi-user   systemd.unit=multi-user.target, and systemctl daemon-reload
+#                while the script waits (the generator runs again): reported.
+#   rescue, emergency   systemd.unit=rescue.target / emergency.target: reported.
+#   emergency-failure  e2e.badmount: a mount local-fs.target requires fails,
+#                its OnFailure= starts emergency.target: reported.
+#   custom-reexec  systemd.unit=user-booted-e2e.target (a target of its
+#                own), a unit that fails ("degraded"), and systemctl
+#                daemon-reexec while the script waits in systemctl (that wait
+#                never returns): reported (after asking again).
+#   kernel-timeout  a unit, once the script waits, sets the fallback to 5 s
+#                and holds startup until the kernel ended boot and the
+#                script warned: the kernel's own warning text, the script's
+#                one warning (default level) naming the held job, then its
+#                write after startup finished, a no-op.
+#   masked       the image where "systemctl mask user-booted.service" ran:
+#                the generator's links are there, the service never ran, the
+#                kernel's fallback (5 s) ended boot.
 #   optout       systemd.mask=user-booted.service (the one-boot switch): same.
-#   unreported   no user_booted_reported: boot ends at init launch (the
-#                sysctl reads 1), the generator writes nothing and says nothing.
+#   unreported   no user_booted_reported: boot ended at init launch, the
+#                generator wrote nothing, the service never ran.
+#   system-update  /system-update exists (an offline update boot; its
+#                cleanup, which reboots when no update service did, masked):
+#                system-update.target pulls in sysinit.target only, not
+#                basic.target, so the service is not in the boot; the
+#                kernel's fallback ends it (as when an update reboots from
+#                inside the transaction, startup never finishing).
 #   initrd       (bookworm) through dracut's systemd initrd, which holds the
-#                plugin too, rd.systemd.log_level=debug: the initrd's generator
-#                says it keeps out, the real root reports once, within 2 s.
+#                plugin too: switched root, reported once, by the real root.
 #   soft-reboot  (systemd >= 254: sid) reported, then systemctl soft-reboot:
-#                the second userspace writes nothing and logs nothing above
-#                info, the kernel ended boot once.
+#                the second userspace's generator wrote nothing, the service
+#                ran once in all, the kernel ended boot once.
 #   cost-N, cost-N-masked  (N = 1..E2E_COST_BOOTS, default 3, interleaved)
-#                user_booted_reported on the enabled image, with and without
-#                (systemd.mask=) the service: the service's start job
-#                completed before the helper's main() ran (Type=simple: startup
-#                never waited for it) and it reported; default.target -> FinishTimestamp of both
-#                arms is printed (median, each boot) and kept in
-#                build/systemd-e2e/SUITE-cost, not judged: speed is bench's to judge.
-# Every reported boot also records whether udev's queue was empty when the
-# helper learnt that startup had finished (build/systemd-e2e/SUITE-udev;
-# the lags in SUITE-lags): one run per suite may go at once.
+#                the plugin image, with and without (systemd.mask=) the
+#                service: reported, and default.target -> FinishTimestamp of
+#                both arms printed (median, each boot) and kept in
+#                build/systemd-e2e/SUITE-cost, not judged: bench's to judge.
 # The timeout boots use sysctl.kernel.user_booted_timeout=5.
 #
 # E2E_NATIVE=1 (scripts/systemd-native.sh, NATIVE_CORE set): instead, PID 1
@@ -52,9 +60,13 @@
 #                plugin (default: no systemd.unit=; the patch's own
 #                TEST-07-PID1 subtest runs during boot and after): the kernel's "userspace boot ended (reported)" names
 #                systemd[1], 0-100 ms after systemd's FinishTimestamp.
-#   native-unreported  no user_booted_reported: PID 1 writes nothing.
-#   native-plugin  the plugin installed too: PID 1 reports, the helper
-#                leaves without error.
+#                native-emergency likewise, systemd.unit=emergency.target.
+#   native-unreported, native-off, native-early  no user_booted_reported,
+#                user_booted_reported=0, and user_booted_reported with
+#                sysctl.kernel.user_booted=1: the kernel does not wait, and
+#                TEST-07-PID1 passes (skips) during boot and after.
+#   native-plugin  the plugin installed too: PID 1 reports, the plugin's
+#                script writes 1 after it (a no-op) and exits 0.
 #
 # E2E_SUITES="bookworm sid" (default) picks the suites.  Prints "ok N - ..." /
 # "not ok N - ..." and "N passed, N failed"; exits non-zero on any failure.
@@ -64,10 +76,9 @@ set -eu
 
 out=$BUILD/systemd-e2e
 mkdir -p "$out"
-# One "BOOT LO HI FLO FHI" line per reported boot: the lag, in s, from the
-# later of startup's end and udev's drain, and from FinishTimestamp; "BOOT ARM SECONDS"
-# per cost boot; "BOOT WHAT" per reported boot: udev's queue at the end.
-for s in ${E2E_SUITES:-bookworm sid}; do rm -f "$out/$s-lags" "$out/$s-cost" "$out/$s-udev"; done
+# One "BOOT LO HI" line per reported boot: the lag, in s, after
+# FinishTimestamp; "BOOT ARM SECONDS" per cost boot.
+for s in ${E2E_SUITES:-bookworm sid}; do rm -f "$out/$s-lags" "$out/$s-cost"; done
 passed=0 failed=0 n=0
 # check NAME DETAIL COMMAND...: one test line, DETAIL (if any) under it.
 check() {
@@ -91,6 +102,8 @@ boot() {
 	local b=$1 log=$out/$1.log rc=0
 	# A fresh copy: every boot starts from the same disk.
 	cp --sparse=always "$2" "$out/$suite-disk.ext4"
+	# PREP=DEBUGFS-COMMAND: a change to this boot's disk.
+	[ -z "${PREP:-}" ] || debugfs -w -R "$PREP" "$out/$suite-disk.ext4" >/dev/null 2>&1
 	bash "$TOP/scripts/qemu-run.sh" -d "$out/$suite-disk.ext4" ${INITRD:+-i "$INITRD"} -t 150 -l "$log" \
 		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $3" 2>"$log.qemu" || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
@@ -107,9 +120,10 @@ ended() {
 }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "" && x >= lo && x <= hi) }'; }
 # What our generator wrote (the e2e's systemd.wants= links are systemd's).
-generated() { grep -c '^generated=/run/systemd/generator/.*user-booted\.\(target\|service\)' "$out/$1.kv" || true; }
+generated() { grep -c '^generated=/run/systemd/generator.*/user-booted\.service$' "$out/$1.kv" || true; }
+# Its three links, in generator.early (as bless-boot-generator writes).
+links() { grep -c '^generated=/run/systemd/generator\.early/\(basic\|rescue\|emergency\)\.target\.wants/user-booted\.service$' "$out/$1.kv" || true; }
 generator_lines() { sed -n 's/^generator=//p' "$out/$1.kv"; }
-
 # When boot ended relative to systemd's FinishTimestampMonotonic, as "lo hi"
 # in s.  printk stamps (local_clock) to CLOCK_MONOTONIC: the probe read the
 # monotonic clock just before and after logging each "clock sync I" marker;
@@ -129,41 +143,27 @@ lag() {
 		}'
 }
 
-# end_us B: when the helper's wait ended, in us of CLOCK_MONOTONIC: startup
-# finished, or, if udev's event queue drained after that, the drain.
-end_us() {
-	local finish drain
-	finish=$(kv "$1" FinishTimestampMonotonic)
-	drain=$(sed -n "s/^journal=.*udev's event queue drained at \([0-9]*\) us.*/\1/p" "$out/$1.kv" | tail -n 1)
-	[ -n "$drain" ] && [ "$drain" -gt "$finish" ] && echo "$drain" || echo "$finish"
-}
-# reported B: the helper ended boot, within 2 s after its wait ended.
+# reported B: user-booted-report ended boot, after startup finished.
 reported() {
-	local b=$1 ts reason comm pid lo hi helper_pid end
+	local b=$1 ts reason comm pid lo hi pid_s
 	read -r ts reason comm pid <<<"$(ended "$b")" || true
-	helper_pid=$(kv "$b" helper.ExecMainPID)
-	check "$b: the helper ended boot (reason reported)" \
-		"kernel: reason=${reason:-none} by ${comm:-?}[${pid:-?}]; helper pid ${helper_pid:-?}; system $(kv "$b" system)" \
-		test "${reason:-}" = reported -a "${comm:-}" = user-booted-not -a "${pid:-}" = "$helper_pid"
-	end=$(end_us "$b")
-	read -r lo hi <<<"$(lag "$b" "${ts:-}" "$end")" || true
-	read -r flo fhi <<<"$(lag "$b" "${ts:-}")" || true
-	echo "$b ${lo:-?} ${hi:-?} ${flo:-?} ${fhi:-?}" >>"$out/$suite-lags"
-	# Where other units start beside the helper at the end of startup
-	# (rescue and emergency mode's shell; a custom target's own units and
-	# the probe), the sandboxed helper's main() ran up to 4.5 s after its
-	# fork under TCG (bench/results-plugin-e2e; bookworm's custom target in
-	# a CI run of 2026-12-02: 4.5 s, lag 2.76 s; 0.01 s in an earlier run),
-	# so they get 5 s.  Default and multi-user boots: 2 s.
-	local bound=2
-	case $b in *-rescue | *-emergency | *-custom) bound=5 ;; esac
-	check "$b: boot ended 0-$bound s after startup finished and udev's queue drained" \
-		"lag ${lo:-?} to ${hi:-?} s after $end us; ${flo:-?} to ${fhi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)" \
-		eval 'between "${lo:-}" 0 1e9 && between "${hi:-}" -1e9 $bound'
-	check "$b: user-booted.service exited cleanly" "" \
-		test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
-	echo "$b $(sed -n "s/^journal=.*udev's event queue \(was empty\|drained [0-9.]* s later\).*/\1/p" "$out/$b.kv" |
-		tr ' ' _ | head -n 1)" >>"$out/$suite-udev"
+	pid_s=$(kv "$b" service.ExecMainPID)
+	check "$b: user-booted-report ended boot (reason reported, by the service's process)" \
+		"kernel: reason=${reason:-none} by ${comm:-?}[${pid:-?}]; service ExecMainPID ${pid_s:-?}; system $(kv "$b" system)" \
+		test "${reason:-}" = reported -a "${comm:-}" = user-booted-rep -a "${pid:-}" = "$pid_s"
+	read -r lo hi <<<"$(lag "$b" "${ts:-}")" || true
+	echo "$b ${lo:-?} ${hi:-?}" >>"$out/$suite-lags"
+	# The order is what must hold; how soon is make bench's to say, from
+	# many boots (TCG: a bound no slow boot trips).
+	local bound=30
+	check "$b: boot ended once, after init launch, 0-$bound s after startup finished" \
+		"lag ${lo:-?} to ${hi:-?} s after FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic); $(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends" \
+		eval 'between "${lo:-}" 0 1e9 && between "${hi:-}" -1e9 $bound &&
+			[ "$(grep -c "^dmesg=.*userspace boot ended .* after init launch" "$out/$b.kv")" = 1 ]'
+	check "$b: user-booted.service exited 0, logged nothing at notice or above" \
+		"$(kv "$b" service.Result) status $(kv "$b" service.ExecMainStatus); $(sed -n 's/^loud=//p' "$out/$b.kv" | tr '\n' ';')" \
+		eval 'test "$(kv "$b" service.Result)" = success -a "$(kv "$b" service.ExecMainStatus)" = 0 &&
+			! grep -q "^loud=" "$out/$b.kv"'
 }
 # by_pid1 B: PID 1 ended boot itself, within 100 ms after startup finished.
 by_pid1() {
@@ -186,52 +186,59 @@ test07() {
 # native_suite SUITE IMAGES: E2E_NATIVE's boots.
 native_suite() {
 	local b t
-	for t in default multi-user rescue; do
+	for t in default multi-user rescue emergency; do
 		b=$1-native-$t
 		args=systemd.wants=user-booted-e2e-test07.service
 		[ "$t" = default ] || args="systemd.unit=$t.target"
 		boot "$b" "$2/native.ext4" "user_booted_reported $args" || continue
 		by_pid1 "$b"
 		[ "$t" = default ] && test07 "$b"
-		check "$b: no plugin in the image" "helper $(kv "$b" helper.LoadState)" \
-			test "$(kv "$b" helper.LoadState)" = not-found
-		[ "$t" = rescue ] || no_failed_units "$b"
+		check "$b: no plugin in the image" "service $(kv "$b" service.LoadState)" \
+			test "$(kv "$b" service.LoadState)" = not-found
+		case $t in rescue | emergency) ;; *) no_failed_units "$b" ;; esac
 	done
-	b=$1-native-unreported
-	if boot "$b" "$2/native.ext4" "systemd.wants=user-booted-e2e-test07.service"; then
+	# The kernel's off switches: no parameter, =0, and a report before init
+	# launch.  TEST-07 must not fail on any of them.
+	for t in unreported off early; do
+		b=$1-native-$t
+		case $t in
+		unreported) args= ;;
+		off) args=user_booted_reported=0 ;;
+		early) args="user_booted_reported sysctl.kernel.user_booted=1" ;;
+		esac
+		boot "$b" "$2/native.ext4" "$args systemd.wants=user-booted-e2e-test07.service" || continue
 		test07 "$b"
 		read -r ts reason comm pid <<<"$(ended "$b")" || true
-		check "$b: the kernel did not wait, PID 1 wrote nothing" \
+		check "$b: the kernel did not wait (the sysctl reads 1, no end-of-boot line)" \
 			"sysctl $(kv "$b" sysctl), reason=${reason:-none} by ${comm:-?}" \
 			eval 'test "$(kv "$b" sysctl)" = 1 && case ${reason:-} in ""|unreported) ;; *) false ;; esac'
 		no_failed_units "$b"
-	fi
+	done
 	b=$1-native-plugin
 	if boot "$b" "$2/native-plugin.ext4" "user_booted_reported"; then
 		by_pid1 "$b"
-		check "$b: the plugin's helper left without error" \
-			"helper $(kv "$b" helper.Result) status $(kv "$b" helper.ExecMainStatus)" \
-			test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
+		check "$b: the plugin's script exited 0 (its write after PID 1's a no-op)" \
+			"service $(kv "$b" service.Result) status $(kv "$b" service.ExecMainStatus)" \
+			test "$(kv "$b" service.Result)" = success -a "$(kv "$b" service.ExecMainStatus)" = 0
 		no_failed_units "$b"
 	fi
 }
-# timed_out B WHY: the kernel's fallback ended boot, the helper never ran.
+# timed_out B WHY: the kernel's fallback ended boot, the service never ran.
 timed_out() {
 	local b=$1 ts reason comm pid
 	read -r ts reason comm pid <<<"$(ended "$b")" || true
-	check "$b: the kernel's timeout ended boot, the helper never ran ($2)" \
-		"reason=${reason:-none} at ${ts:-?} s; helper pid $(kv "$b" helper.ExecMainPID)" \
-		test "${reason:-}" = timeout -a "$(kv "$b" helper.ExecMainPID)" = 0
+	check "$b: the kernel's timeout ended boot, the service never ran ($2)" \
+		"reason=${reason:-none} at ${ts:-?} s; service pid $(kv "$b" service.ExecMainPID)" \
+		test "${reason:-}" = timeout -a "$(kv "$b" service.ExecMainPID)" = 0
 }
 no_failed_units() {
 	check "$1: no failed units" "$(sed -n 's/^failed-\(unit\|log\)=//p' "$out/$1.kv" | tr '\n' ';')" \
 		test "$(kv "$1" failed)" = 0
 }
-hooked() { # B N: the generator hooked the target into N units; it said nothing
-	check "$1: the generator added user-booted.target to $2 boot targets, silently" \
-		"$(grep -c '^generated=.*\.wants/user-booted.target$' "$out/$1.kv") links; $(generator_lines "$1")" \
-		test "$(grep -c '^generated=.*\.wants/user-booted.target$' "$out/$1.kv")" = "$2" -a \
-		-z "$(generator_lines "$1")"
+hooked() { # B: the generator linked the service three times, silently
+	check "$1: the generator linked user-booted.service into basic, rescue and emergency.target.wants, silently" \
+		"$(links "$1") links; $(generator_lines "$1")" \
+		test "$(links "$1")" = 3 -a -z "$(generator_lines "$1")"
 }
 
 # cost_s B: default.target -> FinishTimestamp of boot B, in s.
@@ -273,61 +280,76 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.wants=user-booted-e2e-late.service"; then
 		echo "# $b: $(kv "$b" analyze | head -n 1)"
 		reported "$b"
-		check "$b: the helper caught the StartupFinished signal" \
-			"$(sed -n 's/^journal=.*user-booted-notify\[[0-9]*\]: //p' "$out/$b.kv")" \
-			grep -q 'learnt from the StartupFinished signal' "$out/$b.kv"
-		hooked "$b" 6
-		check "$b: user-booted.service enabled, user-booted.target active" \
-			"$(kv "$b" enabled), $(kv "$b" target.ActiveState)" \
-			test "$(kv "$b" enabled)" = enabled -a "$(kv "$b" target.ActiveState)" = active
+		check "$b: the slow unit ran while the script waited, and ended before startup did" \
+			"late $(kv "$b" late.Result), exited at $(kv "$b" late.ExecMainExitTimestampMonotonic) us; script started at $(kv "$b" service.ExecMainStartTimestampMonotonic) us; startup finished at $(kv "$b" FinishTimestampMonotonic) us" \
+			eval 'test "$(kv "$b" late.Result)" = success &&
+				[ "$(kv "$b" service.ExecMainStartTimestampMonotonic)" -lt "$(kv "$b" late.ExecMainExitTimestampMonotonic)" ] &&
+				[ "$(kv "$b" late.ExecMainExitTimestampMonotonic)" -le "$(kv "$b" FinishTimestampMonotonic)" ]'
+		hooked "$b"
 		no_failed_units "$b"
 	fi
-	for t in multi-user rescue emergency; do
+	b=$suite-multi-user
+	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.unit=multi-user.target systemd.wants=user-booted-e2e-reload.service"; then
+		check "$b: systemctl daemon-reload ran while the script waited" "reload $(kv "$b" reload.Result)" \
+			test "$(kv "$b" reload.Result)" = success
+		reported "$b"
+		hooked "$b"
+		no_failed_units "$b"
+	fi
+	for t in rescue emergency; do
 		b=$suite-$t
 		boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.unit=$t.target" || continue
 		reported "$b"
-		[ "$t" = multi-user ] && no_failed_units "$b"
 	done
-	b=$suite-custom
+	b=$suite-emergency-failure
+	if boot "$b" "$images/enabled.ext4" "user_booted_reported e2e.badmount"; then
+		check "$b: the required mount failed, emergency.target active" \
+			"mount $(kv "$b" badmount.ActiveState)/$(kv "$b" badmount.Result); emergency.target $(kv "$b" emergency.target); system $(kv "$b" system)" \
+			test "$(kv "$b" badmount.Result)" != success -a "$(kv "$b" emergency.target)" = active
+		reported "$b"
+	fi
+	# A target of its own, a failing unit, and daemon-reexec while the
+	# script waits: one boot.
+	b=$suite-custom-reexec
 	if boot "$b" "$images/enabled.ext4" \
-		"user_booted_reported systemd.unit=user-booted-e2e.target systemd.wants=user-booted-e2e-fail.service"; then
+		"user_booted_reported systemd.unit=user-booted-e2e.target systemd.wants=user-booted-e2e-fail.service systemd.wants=user-booted-e2e-reexec.service"; then
 		check "$b: a unit failed, system degraded" "system $(kv "$b" system), failed $(kv "$b" failed-unit)" \
 			test "$(kv "$b" system)" = degraded -a "$(kv "$b" failed-unit)" = user-booted-e2e-fail.service
+		check "$b: PID 1 re-executed while the script waited in systemctl" "reexec $(kv "$b" reexec.Result)" \
+			test "$(kv "$b" reexec.Result)" = success
 		reported "$b"
-		hooked "$b" 6
-	fi
-	b=$suite-reexec
-	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.wants=user-booted-e2e-reexec.service"; then
-		check "$b: PID 1 re-executed while the helper waited; it reconnected" \
-			"reexec $(kv "$b" reexec.Result); $(grep -Ec '^journal=.*(Lost the connection|Cannot talk to systemd)' "$out/$b.kv") lost or refused connections" \
-			eval 'test "$(kv "$b" reexec.Result)" = success &&
-				grep -Eq "^journal=.*(Lost the connection to systemd, reconnecting|Cannot talk to systemd.*retrying)" "$out/$b.kv"'
-		reported "$b"
-		no_failed_units "$b"
+		hooked "$b"
 	fi
 	b=$suite-kernel-timeout
 	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.wants=user-booted-e2e-hold.service"; then
 		read -r ts reason comm pid <<<"$(ended "$b")" || true
-		check "$b: the helper left on the kernel's timeout (POLLPRI), before startup finished" \
-			"reason=${reason:-none}; helper exited at $(kv "$b" helper.ExecMainExitTimestampMonotonic), startup finished at $(kv "$b" FinishTimestampMonotonic) us" \
-			eval 'test "${reason:-}" = timeout &&
-				grep -q "^journal=.*user-booted-notify.*ended without us" "$out/$b.kv" &&
-				[ "$(kv "$b" helper.ExecMainExitTimestampMonotonic)" -lt "$(kv "$b" FinishTimestampMonotonic)" ]'
-		check "$b: user-booted.service exited cleanly" "" \
-			test "$(kv "$b" helper.Result)" = success -a "$(kv "$b" helper.ExecMainStatus)" = 0
+		warn='user_booted: init did not report within 5 s: ending userspace boot; have init write 1 to kernel.user_booted or tune kernel.user_booted_timeout'
+		check "$b: the kernel's fallback ended boot while startup ran, with its warning" \
+			"reason=${reason:-none} at ${ts:-?} s; $(grep -c "^dmesg=.*$warn" "$out/$b.kv") warnings" \
+			eval 'test "${reason:-}" = timeout && grep -q "^dmesg=\[ *[0-9.]*\] $warn\$" "$out/$b.kv"'
+		check "$b: the script warned once, at warning level, naming the job startup waited for" \
+			"$(sed -n 's/^warned=//p' "$out/$b.kv" | tr '\n' ';')" \
+			eval '[ "$(grep -c "^warned=" "$out/$b.kv")" = 1 ] &&
+				grep -q "^warned=The kernel ended userspace boot before systemd.s startup finished; startup still waits for: .*user-booted-e2e-hold.service start (running)" "$out/$b.kv"'
+		check "$b: then, startup finished, the script wrote (a no-op) and exited 0" \
+			"hold $(kv "$b" hold.Result); script exited at $(kv "$b" service.ExecMainExitTimestampMonotonic) us status $(kv "$b" service.ExecMainStatus), startup finished at $(kv "$b" FinishTimestampMonotonic) us; $(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends" \
+			eval 'test "$(kv "$b" hold.Result)" = success -a "$(kv "$b" service.ExecMainStatus)" = 0 &&
+				[ "$(kv "$b" service.ExecMainExitTimestampMonotonic)" -gt "$(kv "$b" FinishTimestampMonotonic)" ] &&
+				[ "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1 ]'
 		no_failed_units "$b"
 	fi
-	for t in disabled masked; do
-		b=$suite-$t
-		boot "$b" "$images/$t.ext4" "user_booted_reported $timeout" || continue
-		check "$b: systemctl is-enabled says $t" "$(kv "$b" enabled)" test "$(kv "$b" enabled)" = "$t"
-		timed_out "$b" "systemctl $t"
+	b=$suite-masked
+	if boot "$b" "$images/masked.ext4" "user_booted_reported $timeout"; then
+		check "$b: masked, and the generator's links to it are there" \
+			"$(kv "$b" service.LoadState), $(links "$b") links" \
+			test "$(kv "$b" service.LoadState)" = masked -a "$(links "$b")" = 3
+		timed_out "$b" "systemctl mask"
 		no_failed_units "$b"
-	done
+	fi
 	b=$suite-optout
 	if boot "$b" "$images/enabled.ext4" "user_booted_reported $timeout systemd.mask=user-booted.service"; then
-		check "$b: systemd.mask= on the command line masks the service" "$(kv "$b" helper.LoadState)" \
-			test "$(kv "$b" helper.LoadState)" = masked
+		check "$b: systemd.mask= on the command line masks the service" "$(kv "$b" service.LoadState)" \
+			test "$(kv "$b" service.LoadState)" = masked
 		timed_out "$b" "systemd.mask=user-booted.service"
 		no_failed_units "$b"
 	fi
@@ -338,46 +360,46 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 		check "$b: boot ended at init launch: the sysctl reads 1, nobody reported or timed out" \
 			"sysctl $(kv "$b" sysctl), reason=${reason:-none}" \
 			eval 'test "$(kv "$b" sysctl)" = 1 && case ${reason:-} in ""|unreported) ;; *) false ;; esac'
-
-		check "$b: the generator wrote nothing and said nothing; the helper never ran" \
+		check "$b: the generator wrote nothing and said nothing; the service never ran" \
 			"$(generated "$b") files; $(generator_lines "$b")" \
 			test "$(generated "$b")" = 0 -a -z "$(generator_lines "$b")" -a \
-			"$(kv "$b" helper.ExecMainPID)" = 0
+			"$(kv "$b" service.ExecMainPID)" = 0
 		no_failed_units "$b"
+	fi
+	b=$suite-system-update
+	# system-update-cleanup.service reboots at once (SuccessAction=reboot)
+	# when no update service did: masked, the boot stays there, as while
+	# an update runs.
+	if PREP="symlink /system-update /var/cache" boot "$b" "$images/enabled.ext4" \
+		"user_booted_reported $timeout systemd.mask=system-update-cleanup.service"; then
+		echo "# $b: system-update.target $(kv "$b" system-update.target), basic.target $(kv "$b" basic.target), system $(kv "$b" system), FinishTimestampMonotonic=$(kv "$b" FinishTimestampMonotonic)"
+		check "$b: booted into system-update.target, basic.target not in the boot" \
+			"system-update.target $(kv "$b" system-update.target), basic.target $(kv "$b" basic.target)" \
+			test "$(kv "$b" system-update.target)" = active -a "$(kv "$b" basic.target)" = inactive
+		timed_out "$b" "basic.target is not in an offline update's boot"
 	fi
 	b=$suite-initrd
 	if [ -f "$images/initrd.img" ] &&
-		INITRD=$images/initrd.img boot "$b" "$images/enabled.ext4" "user_booted_reported rd.systemd.log_level=debug"; then
-		check "$b: dracut's initrd holds the generator, the units and the helper" "" \
-			eval '[ "$(zcat "$images/initrd.img" | cpio -t --quiet 2>/dev/null | grep -c "user-booted")" -ge 4 ]'
+		INITRD=$images/initrd.img boot "$b" "$images/enabled.ext4" "user_booted_reported"; then
+		check "$b: dracut's initrd holds the generator, the unit and the script" "" \
+			eval '[ "$(zcat "$images/initrd.img" | cpio -t --quiet 2>/dev/null | grep -c "user-booted")" -ge 3 ]'
 		check "$b: booted through the initrd and switched root" "$(kv "$b" initrd)" \
 			test "$(kv "$b" initrd)" = switched-root
-		check "$b: the generator ran in the initrd and kept out (its debug line, rd.systemd.log_level=debug)" \
-			"$(generator_lines "$b" | tr '\n' ';')" \
-			eval 'generator_lines "$b" | grep -q "Nothing to report: this is the initrd"'
 		reported "$b"
-		check "$b: the real root's generator added user-booted.target to 6 boot targets, silently" \
-			"$(grep -c '^generated=.*\.wants/user-booted.target$' "$out/$b.kv") links; $(generator_lines "$b" | grep -v 'this is the initrd')" \
-			eval 'test "$(grep -c "^generated=.*\.wants/user-booted.target\$" "$out/$b.kv")" = 6 &&
-				! generator_lines "$b" | grep -qv "this is the initrd"'
-		check "$b: the kernel ended boot once, after the switch to the real root" \
-			"$(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends; $(grep -c '^journal=.*reported the end of userspace boot' "$out/$b.kv") reports" \
-			eval 'test "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1 -a \
-				"$(grep -c "^journal=.*reported the end of userspace boot" "$out/$b.kv")" = 1'
+		hooked "$b"
 		no_failed_units "$b"
 	fi
 	b=$suite-soft-reboot
 	if [ "$suite" != bookworm ] &&
 		boot "$b" "$images/enabled.ext4" "user_booted_reported e2e.softreboot"; then
-		check "$b: reported before the soft-reboot" \
-			"first userspace: sysctl $(kv "$b" first.sysctl), $(grep -c '^first\..*reported the end of userspace boot' "$out/$b.kv") report lines" \
-			eval 'test "$(kv "$b" first.sysctl)" = 1 && grep -q "^first\..*reported the end of userspace boot" "$out/$b.kv"'
-		# PID 1 carries unit state across a soft-reboot: count the helper's runs
-		# in the journal (the images log its debug lines), not ExecMainPID.
-		check "$b: after the soft-reboot the helper did not run, nothing was logged above info; the kernel ended boot once" \
-			"$(grep -c '^journal=.*user-booted-notify.*Started at' "$out/$b.kv") helper runs; $(generated "$b") generated; loud: $(sed -n 's/^loud=//p' "$out/$b.kv" | tr '\n' ';'); $(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends" \
-			eval 'test "$(grep -c "^journal=.*user-booted-notify.*Started at" "$out/$b.kv")" = 1 -a "$(generated "$b")" = 0 &&
-				! grep -q "^loud=" "$out/$b.kv" && test "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1'
+		check "$b: reported before the soft-reboot" "first userspace: sysctl $(kv "$b" first.sysctl)" \
+			test "$(kv "$b" first.sysctl)" = 1
+		# PID 1 carries unit state across a soft-reboot: count the
+		# service's starts in the journal, not ExecMainPID.
+		check "$b: after it the generator wrote nothing, the service ran once in all, the kernel ended boot once" \
+			"$(grep -c '^journal=.*Started .*Report the end of userspace boot' "$out/$b.kv") starts; $(generated "$b") generated; $(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends" \
+			eval 'test "$(grep -c "^journal=.*Started .*Report the end of userspace boot" "$out/$b.kv")" = 1 -a "$(generated "$b")" = 0 &&
+				test "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1'
 	fi
 	# Cost: the same image, with the service and masked, interleaved.
 	for i in $(seq "${E2E_COST_BOOTS:-3}"); do
@@ -387,15 +409,11 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 			[ $arm = plugin ] || b=$b-masked args="$args systemd.mask=user-booted.service e2e.nowait"
 			boot "$b" "$images/enabled.ext4" "$args" || continue
 			echo "$b $arm $(cost_s "$b")" >>"$out/$suite-cost"
-			[ $arm = masked ] && continue
-			reported "$b"
-			started=$(sed -n 's/^journal=.*user-booted-notify\[[0-9]*\]: Started at \([0-9]*\) us.*/\1/p' "$out/$b.kv")
-			check "$b: the start job completed before the helper's main() ran: startup never waited for its work" \
-				"job done at $(kv "$b" helper.ActiveEnterTimestampMonotonic) us, helper's main() at ${started:-?} us, startup finished at $(kv "$b" FinishTimestampMonotonic) us" \
-				eval '[ -n "$started" ] && [ "$(kv "$b" helper.ActiveEnterTimestampMonotonic)" -gt 0 ] &&
-					[ "$(kv "$b" helper.ActiveEnterTimestampMonotonic)" -lt "$started" ]'
+			[ $arm = masked ] || reported "$b"
 		done
 	done
+	[ ! -s "$out/$suite-lags" ] ||
+		echo "# $suite: report after FinishTimestamp, s (lo-hi, each reported boot): $(awk '{ printf "%s%s %s-%s", (NR > 1 ? ";" : ""), $1, $2, $3 }' "$out/$suite-lags")"
 	cost_summary "$suite"
 	rm -f "$out/$suite-disk.ext4"
 	echo "# $suite: $(sed -n 's/.*systemd\[1\]: systemd \([^ ]*\) running.*/systemd \1/p' "$out/$suite-default.log" | head -n 1)" \
