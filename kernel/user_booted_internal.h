@@ -1,50 +1,68 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The user_booted state machine, shared with its KUnit test only.
+ * The user_booted phase machine, shared with its KUnit test: the test runs the
+ * same code on instances of its own, never on the system's.
  */
 #ifndef _KERNEL_USER_BOOTED_INTERNAL_H
 #define _KERNEL_USER_BOOTED_INTERNAL_H
 
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/sysctl.h>
 #include <linux/user_booted.h>
+#include <linux/workqueue.h>
 
 /**
  * struct user_booted_state - one "userspace has booted" event
- * @lock: serialises the end of boot with (un)registration; held while
- *	subscribers run, so that every subscriber is told exactly once and
- *	has been told when user_booted_state_end() returns
- * @chain: the subscribers, called with @lock held
- * @nr_subscribers: how many are on @chain
- * @reason: why boot ended, 0 while booting; set once, under @lock
+ * @lock: serialises everything below, and is held while subscribers are
+ *	told, so that each is told exactly once and before the end returns
+ * @chain: the subscribers; emptied once they are told
+ * @timeout_work: the fallback, armed only while init is expected to report
+ * @poll: wakes pollers of kernel.user_booted
+ * @launch_ns: ktime_get_ns() at init launch
+ * @launch_jiffies: jiffies at init launch, for the fallback (awake time)
+ * @timeout_secs: the fallback's timeout; written under @lock, read without
+ * @report_expected: init is to write kernel.user_booted
+ * @launched: init has been launched
+ * @reason: why boot ended, 0 while booting; set once
  * @booted: set after every subscriber has been told; read locklessly
- *
- * The system has one; the KUnit test makes its own.
  */
 struct user_booted_state {
-	struct mutex lock;	/* end of boot vs. (un)registration */
+	struct mutex lock;	/* see above */
 	struct raw_notifier_head chain;
-	unsigned int nr_subscribers;
+	struct delayed_work timeout_work;
+	struct ctl_table_poll poll;
+	u64 launch_ns;
+	unsigned long launch_jiffies;
+	unsigned int timeout_secs;
+	bool report_expected;
+	bool launched;
 	enum user_booted_reason reason;
 	bool booted;
 };
 
-static inline void user_booted_state_init(struct user_booted_state *s)
+#if IS_ENABLED(CONFIG_KUNIT)
+void user_booted_timeout_fn(struct work_struct *work);
+void user_booted_state_launch(struct user_booted_state *s);
+void user_booted_state_end(struct user_booted_state *s, enum user_booted_reason reason);
+int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
+			       void *buffer, size_t *lenp, loff_t *ppos);
+int user_booted_state_add(struct user_booted_state *s, struct notifier_block *nb,
+			  bool defer);
+
+/* A fresh instance for a test; the system's is initialised statically. */
+static inline void user_booted_state_init(struct user_booted_state *s,
+					  bool report_expected)
 {
+	*s = (struct user_booted_state){
+		.timeout_secs = CONFIG_USER_BOOTED_TIMEOUT,
+		.report_expected = report_expected,
+	};
 	mutex_init(&s->lock);
 	RAW_INIT_NOTIFIER_HEAD(&s->chain);
-	s->nr_subscribers = 0;
-	s->reason = 0;
-	s->booted = false;
+	INIT_DELAYED_WORK(&s->timeout_work, user_booted_timeout_fn);
+	init_waitqueue_head(&s->poll.wait);
 }
-
-#if IS_ENABLED(CONFIG_KUNIT)
-bool user_booted_state_end(struct user_booted_state *s,
-			   enum user_booted_reason reason);
-int user_booted_state_register(struct user_booted_state *s,
-			       struct notifier_block *nb);
-int user_booted_state_unregister(struct user_booted_state *s,
-				 struct notifier_block *nb);
 #endif
 
 #endif /* _KERNEL_USER_BOOTED_INTERNAL_H */

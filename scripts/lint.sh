@@ -237,9 +237,7 @@ else
 	enabled TREE_SRCU && objs+=(kernel/rcu/srcutree.o)
 	# The other subsystems' files the series patches (the subscribers).
 	enabled REGULATOR && objs+=(drivers/regulator/core.o)
-	objs+=(drivers/base/dd.o kernel/cgroup/cgroup.o)
-	enabled COMMON_CLK && objs+=(drivers/clk/clk.o)
-	enabled PM_GENERIC_DOMAINS && objs+=(drivers/pmdomain/core.o)
+	objs+=(drivers/base/dd.o)
 	for f in "${new_sources[@]}"; do
 		[ "${f%.c}" != "$f" ] || continue
 		o=${f##*/}

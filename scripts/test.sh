@@ -120,7 +120,7 @@ boot() {
 		# A hang before init ran, with no kernel warning: one kunit boot in
 		# about 80 beside busy loops stopped in the initcalls, at the
 		# clocksource switch, where the series has only parsed its
-		# parameters and registered its sysctl and cgroup's subscriber.
+		# parameters and registered its sysctl (and then cgroup's subscriber).
 		# Cause not established (the vCPUs' places are in the log now):
 		# retried once, and listed; a second hang fails.
 		if [ $rc -eq 2 ] && [ $try -eq 1 ] && grep -q '^qemu: timeout' "$LOGS/$name.qemu" &&
@@ -241,7 +241,7 @@ log "running the suites: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones
 run_lanes
 
 # Then the systemd end-to-end families, one per systemd version, alone:
-# they time the boot (the helper's report within 2 s of startup's end),
+# they time the boot (the plugin's report after startup's end),
 # and a guest beside them that runs late or hangs would skew that.  One
 # cost pair per family (its ordering check; what the plugin costs in time
 # is make bench's to say, from many boots): E2E_COST_BOOTS for more.

@@ -1,11 +1,12 @@
-# Guest side of "make bench" (bench/run.sh), workloads 5 and 8: what fork+exit
+# Guest side of "make bench" (bench/run.sh), workload 8: what fork+exit
 # (and, with bench.migrate=M, a cgroup migration) costs while userspace boots
 # and after, in one boot.
 # bench.fork=N fork+exit pairs per phase (bench_guest forkexit), after a
 # warm-up; bench.migrate=M round trips between two cgroups per phase, 100 ms
 # apart (bench_guest migrate; 0: none).  Phase "before" runs while userspace boots
-# (booted with user_booted_reported, so the cgroup subscriber holds
-# cgroup_threadgroup_rwsem's readers on the slow path); then "1" is written
+# (booted with user_booted_reported: RCU's boot mode; the cgroup subscriber
+# of earlier runs held cgroup_threadgroup_rwsem's readers on the slow path
+# then); then "1" is written
 # to kernel.user_booted and phase "after" runs.  Booted without the
 # parameter (stock; or stock with cgroup_favordynmods=1, which applies when
 # cgroup2 is mounted: hence the mount, which workload 5's committed run,

@@ -5,7 +5,7 @@
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 check "RCU announces that boot mode lasts until userspace has booted" \
-	sh -c "dmesg | grep -q 'rcu: boot-time expediting lasts until userspace has booted'"
+	rcu_announces "when userspace has booted"
 rcu_check_mode normal_after_boot=1
 echo 1 > $sysctl_path
 rcu_check_mode normal_after_boot=1

@@ -5,8 +5,7 @@
 # flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
-check "RCU announces that boot mode ends at init launch (rcu_normal_after_boot)" \
-	sh -c "dmesg | grep -q 'rcu: boot-time expediting ends at init launch (rcu_normal_after_boot)'"
+check "RCU announces that boot mode ends at init launch" rcu_announces "at init launch"
 rcu_check_mode follows=0 normal_after_boot=1
 echo 1 > $sysctl_path
 rcu_check_mode follows=0 normal_after_boot=1

@@ -32,10 +32,11 @@ wait_until() {
 	done
 }
 
-# The samples.
+# The samples.  regulator_state [NAME]: of ub-unused, or of NAME (ub-late:
+# the one user_booted_supplier registers when it binds).
 regulator_state() {
 	for r in /sys/class/regulator/*; do
-		[ "$(cat "$r/name" 2>/dev/null)" = ub-unused ] && cat "$r/state" && return
+		[ "$(cat "$r/name" 2>/dev/null)" = "${1:-ub-unused}" ] && cat "$r/state" && return
 	done
 	echo missing
 }
@@ -45,6 +46,7 @@ outcome() { consumer_param outcome; }
 outcome_is() { [ "$(outcome)" = "$1" ]; }
 not_deferred() { ! outcome_is deferred; }
 supplier_synced() { [ "$(cat /sys/module/user_booted_supplier/parameters/synced 2>/dev/null)" = Y ]; }
+early_synced() { [ "$(consumer_param early_synced)" = Y ]; }
 booted() { [ "$(cat $sysctl_path)" = 1 ]; }
 
 # Kernel log lines.
@@ -53,9 +55,14 @@ boot_end_time() { klog_time 'user_booted: userspace boot ended'; }
 regulator_off_time() { klog_time 'ub-unused: disabling'; }
 gave_up_time() { klog_time 'ub-consumer: bound without supplier'; }
 synced_time() { klog_time 'ub-supplier: sync_state'; }
+early_synced_time() { klog_time 'ub-early: sync_state'; }
+# held: fw_devlink's pass at the deferred-probe timeout has run and held
+# the forced sync_state() of the suppliers bound by then.
+held() { klog_has 'forced sync_state() waits for the end of userspace boot'; }
 
 # load_fixtures: the unused regulator, then the consumer (whose driver
-# registration re-arms a stock deferred-probe timeout); sets t_consumer.
+# registration re-arms a stock deferred-probe timeout) and the early
+# supplier, bound at once; sets t_consumer.
 load_fixtures() {
 	modprobe user_booted_regulator
 	check "the unused regulator is on at boot" [ "$(regulator_state)" = enabled ]
@@ -63,16 +70,20 @@ load_fixtures() {
 	modprobe user_booted_consumer
 	t_consumer=$(klog_time 'ub: loading user_booted_consumer')
 	check "the consumer defers while its supplier has no driver" outcome_is deferred
+	check "the early supplier is bound" [ -e /sys/bus/platform/devices/ub-early/driver ]
 }
 
 # past_stock_timeout: sleep until t_consumer + 13 s, later than a stock
 # deferred-probe timeout (10 s after the last driver registration) fires.
 past_stock_timeout() { sleep_until "$(awk -v t="$t_consumer" 'BEGIN { print t + 13 }')"; }
-# load_late_supplier: the supplier's driver, as userspace loads it late.
+# load_late_supplier: the supplier's driver, as userspace loads it late;
+# it registers the regulator ub-late.
 load_late_supplier() {
 	mark "loading user_booted_supplier"
 	modprobe user_booted_supplier
 	t_supplier=$(klog_time 'ub: loading user_booted_supplier')
+	check "the late supplier is bound" [ -e /sys/bus/platform/devices/ub-supplier/driver ]
+	check "its regulator ub-late is on" [ "$(regulator_state ub-late)" = enabled ]
 }
 
 # expect_stock_give_up: the consumer gives up on its missing supplier 10 s
@@ -86,14 +97,19 @@ expect_stock_give_up() {
 
 # expect_stock_timers: what a stock kernel does with the fixtures, whatever
 # this boot's parameters: the consumer gives up on its supplier 10 s after
-# its driver registered; the supplier whose driver userspace loads at 13 s
+# its driver registered, and fw_devlink forces the early supplier's
+# sync_state() then; the supplier whose driver userspace loads at 13 s
 # is bound, but not used, and its sync_state() is not forced (the timeout
 # came before it); the unused regulator goes off 30 s after late init.
 expect_stock_timers() {
 	expect_stock_give_up
+	wait_until 3 early_synced
+	d=$(minus "$(early_synced_time)" "$t_consumer")
+	check "fw_devlink forced the early supplier's sync_state() at the timeout, as on stock ($d s after the consumer's driver)" \
+		in_range "$d" 9.5 11.5
+	check "without holding it" not held
 	past_stock_timeout
 	load_late_supplier
-	check "the late supplier is bound" [ -e /sys/bus/platform/devices/ub-supplier/driver ]
 	sleep 1
 	check "its consumer was bound without it" outcome_is "without supplier"
 	check "the supplier's sync_state() still waits (the timeout came before it)" not supplier_synced
@@ -108,7 +124,7 @@ expect_stock_timers() {
 # show_timeline: the lines the suites reason about, for the console log.
 show_timeline() {
 	echo "== timeline (kernel log) =="
-	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-consumer|ub-supplier|regulator|deferred probe' |
+	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-late|ub-consumer|ub-supplier|ub-early|regulator|deferred probe|sync_state' |
 		grep -v 'ommand line' |
 		sed 's/^/  /'
 }

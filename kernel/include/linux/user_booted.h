@@ -10,32 +10,34 @@
 #include <linux/kernel.h>
 #include <linux/notifier.h>
 #include <linux/types.h>
-#include <uapi/linux/user_booted.h>
 
 /**
  * enum user_booted_reason - why userspace boot ended
  * @USER_BOOTED_UNREPORTED: init was not expected to report (no
  *	``user_booted_reported``): boot ended when init was launched, as
  *	it always did.
- * @USER_BOOTED_CMDLINE: ``sysctl.kernel.user_booted=1`` on the kernel
- *	command line: boot ended when init was launched.
- * @USER_BOOTED_REPORTED: userspace wrote 1 to ``kernel.user_booted``.
+ * @USER_BOOTED_REPORTED: 1 was written to ``kernel.user_booted`` (also
+ *	``sysctl.kernel.user_booted=1`` on the command line, before launch).
  * @USER_BOOTED_TIMEOUT: init was expected to report and did not do so
  *	within ``kernel.user_booted_timeout`` seconds.
+ * @USER_BOOTED_SLEEP: the system began to suspend or hibernate first.
+ * @USER_BOOTED_RESTORE: this kernel began to restore a hibernation image
+ *	first (resume from the initramfs).
  *
- * Passed as the @action argument to user_booted notifiers.
+ * Passed as the @action argument to user_booted notifiers, for messages:
+ * a subscriber acts the same whatever the reason.
  */
 enum user_booted_reason {
 	USER_BOOTED_UNREPORTED = 1,
-	USER_BOOTED_CMDLINE,
 	USER_BOOTED_REPORTED,
 	USER_BOOTED_TIMEOUT,
+	USER_BOOTED_SLEEP,
+	USER_BOOTED_RESTORE,
 };
 
 #ifdef CONFIG_USER_BOOTED
 bool user_booted(void);
 bool user_booted_report_expected(void);
-const char *user_booted_reason_name(enum user_booted_reason reason);
 int user_booted_register_notifier(struct notifier_block *nb);
 int user_booted_unregister_notifier(struct notifier_block *nb);
 bool user_booted_defer(struct notifier_block *nb);
@@ -54,11 +56,6 @@ static inline bool user_booted(void)
 static inline bool user_booted_report_expected(void)
 {
 	return false;
-}
-
-static inline const char *user_booted_reason_name(enum user_booted_reason reason)
-{
-	return "unreported";
 }
 
 static inline int user_booted_register_notifier(struct notifier_block *nb)

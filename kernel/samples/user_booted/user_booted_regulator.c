@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A regulator that is on at boot and that no consumer uses.
+ * Regulators that are on at boot and that no consumer uses.
  *
- * Its hardware is a flag that starts out on, like a rail the bootloader
+ * Their hardware is a flag that starts out on, like a rail the bootloader
  * left on.  The regulator core switches such regulators off in its late
  * cleanup: 30 s after late init, or when userspace has booted if init
- * reports it (user_booted_reported).  The user_booted tests load this
- * module during userspace boot, as a distribution loads its PMIC driver,
- * and watch /sys/class/regulator/regulator.N/state of "ub-unused".
+ * reports it (user_booted_reported), and only those registered by the
+ * 30 s.  The user_booted tests load this module during userspace boot, as
+ * a distribution loads its PMIC driver, and watch
+ * /sys/class/regulator/regulator.N/state of "ub-unused";
+ * user_booted_supplier registers another one, "ub-late", when it binds.
  */
 #include <linux/err.h>
 #include <linux/module.h>
@@ -15,25 +17,37 @@
 #include <linux/regulator/driver.h>
 #include <linux/regulator/machine.h>
 
-static bool ub_unused_on = true;	/* serialised by the regulator core */
+#include "user_booted_regulator.h"
+
+struct ub_unused {
+	bool on;	/* serialised by the regulator core */
+	struct regulator_desc desc;
+	struct regulator_init_data init_data;
+};
+
 static struct platform_device *ub_unused_pdev;
-static struct regulator_dev *ub_unused_rdev;
 
 static int ub_unused_enable(struct regulator_dev *rdev)
 {
-	ub_unused_on = true;
+	struct ub_unused *u = rdev_get_drvdata(rdev);
+
+	u->on = true;
 	return 0;
 }
 
 static int ub_unused_disable(struct regulator_dev *rdev)
 {
-	ub_unused_on = false;
+	struct ub_unused *u = rdev_get_drvdata(rdev);
+
+	u->on = false;
 	return 0;
 }
 
 static int ub_unused_is_enabled(struct regulator_dev *rdev)
 {
-	return ub_unused_on;
+	struct ub_unused *u = rdev_get_drvdata(rdev);
+
+	return u->on;
 }
 
 static const struct regulator_ops ub_unused_ops = {
@@ -42,41 +56,66 @@ static const struct regulator_ops ub_unused_ops = {
 	.is_enabled = ub_unused_is_enabled,
 };
 
-static const struct regulator_desc ub_unused_desc = {
-	.name = "ub-unused",
-	.type = REGULATOR_VOLTAGE,
-	.ops = &ub_unused_ops,
-	.owner = THIS_MODULE,
-};
+/**
+ * ub_unused_register - register a regulator that is on and unused
+ * @dev: the device that provides it; the regulator goes with its driver
+ * @name: the regulator's name
+ *
+ * Neither always_on nor boot_on: the late cleanup may switch it off.
+ *
+ * Return: the regulator, or an ERR_PTR().
+ */
+struct regulator_dev *ub_unused_register(struct device *dev, const char *name)
+{
+	struct regulator_config config = { .dev = dev };
+	struct ub_unused *u;
 
-/* Neither always_on nor boot_on: the late cleanup may switch it off. */
-static struct regulator_init_data ub_unused_init_data = {
-	.constraints = {
-		.name = "ub-unused",
-		.valid_ops_mask = REGULATOR_CHANGE_STATUS,
+	u = devm_kzalloc(dev, sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return ERR_PTR(-ENOMEM);
+	u->on = true;
+	u->desc.name = name;
+	u->desc.type = REGULATOR_VOLTAGE;
+	u->desc.ops = &ub_unused_ops;
+	u->desc.owner = THIS_MODULE;
+	u->init_data.constraints.name = name;
+	u->init_data.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
+	config.init_data = &u->init_data;
+	config.driver_data = u;
+	return devm_regulator_register(dev, &u->desc, &config);
+}
+EXPORT_SYMBOL_GPL(ub_unused_register);
+
+static int ub_unused_probe(struct platform_device *pdev)
+{
+	return PTR_ERR_OR_ZERO(ub_unused_register(&pdev->dev, "ub-unused"));
+}
+
+static struct platform_driver ub_unused_driver = {
+	.probe = ub_unused_probe,
+	.driver = {
+		.name = "ub-unused-regulator",
 	},
 };
 
 static int __init ub_unused_init(void)
 {
-	struct regulator_config config = { .init_data = &ub_unused_init_data };
-
-	ub_unused_pdev = platform_device_register_simple("ub-unused-regulator",
-							 PLATFORM_DEVID_NONE, NULL, 0);
-	if (IS_ERR(ub_unused_pdev))
-		return PTR_ERR(ub_unused_pdev);
+	int ret;
 
 	/*
 	 * Board code without device tree says its constraints are complete;
-	 * otherwise the late cleanup only warns and leaves the regulator on.
+	 * otherwise the late cleanup only warns and leaves the regulators on.
 	 */
 	regulator_has_full_constraints();
 
-	config.dev = &ub_unused_pdev->dev;
-	ub_unused_rdev = regulator_register(&ub_unused_pdev->dev, &ub_unused_desc, &config);
-	if (IS_ERR(ub_unused_rdev)) {
-		platform_device_unregister(ub_unused_pdev);
-		return PTR_ERR(ub_unused_rdev);
+	ret = platform_driver_register(&ub_unused_driver);
+	if (ret)
+		return ret;
+	ub_unused_pdev = platform_device_register_simple("ub-unused-regulator",
+							 PLATFORM_DEVID_NONE, NULL, 0);
+	if (IS_ERR(ub_unused_pdev)) {
+		platform_driver_unregister(&ub_unused_driver);
+		return PTR_ERR(ub_unused_pdev);
 	}
 	return 0;
 }
@@ -84,10 +123,10 @@ module_init(ub_unused_init);
 
 static void __exit ub_unused_exit(void)
 {
-	regulator_unregister(ub_unused_rdev);
 	platform_device_unregister(ub_unused_pdev);
+	platform_driver_unregister(&ub_unused_driver);
 }
 module_exit(ub_unused_exit);
 
-MODULE_DESCRIPTION("user_booted sample: an unused regulator that is on at boot");
+MODULE_DESCRIPTION("user_booted sample: unused regulators that are on at boot");
 MODULE_LICENSE("GPL");

@@ -8,6 +8,9 @@
  *   told         deliveries so far, over all of them
  *   duplicates   deliveries to a notifier_block that had already been told
  *   last_reason  the enum user_booted_reason of the last delivery
+ *
+ * A subscriber registered after userspace boot ended is told at once and not
+ * kept: unregistering it then returns -ENOENT, which is fine to ignore.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -47,8 +50,8 @@ static int subscriber_notify(struct notifier_block *nb, unsigned long reason,
 	told++;
 	last_reason = reason;
 	if (s == &subs[0])
-		pr_info("told userspace has booted (%s), user_booted()=%d\n",
-			user_booted_reason_name(reason), user_booted());
+		pr_info("told userspace has booted (reason %lu), user_booted()=%d\n",
+			reason, user_booted());
 	return NOTIFY_OK;
 }
 
@@ -82,6 +85,7 @@ static void __exit subscriber_exit(void)
 {
 	unsigned int i;
 
+	/* -ENOENT for those already told: nothing to undo. */
 	for (i = 0; i < subscribers; i++)
 		user_booted_unregister_notifier(&subs[i].nb);
 	kfree(subs);

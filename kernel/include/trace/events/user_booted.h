@@ -9,16 +9,17 @@
 #include <linux/user_booted.h>
 
 TRACE_DEFINE_ENUM(USER_BOOTED_UNREPORTED);
-TRACE_DEFINE_ENUM(USER_BOOTED_CMDLINE);
 TRACE_DEFINE_ENUM(USER_BOOTED_REPORTED);
 TRACE_DEFINE_ENUM(USER_BOOTED_TIMEOUT);
+TRACE_DEFINE_ENUM(USER_BOOTED_SLEEP);
+TRACE_DEFINE_ENUM(USER_BOOTED_RESTORE);
 
 /*
  * user_booted - userspace boot ended; same data as the kernel log line.
  * The task that ended it (the writer, or a kworker for the timeout) is in
  * the event's common fields.
  * @reason: enum user_booted_reason
- * @since_launch_ns: time since init was launched
+ * @since_launch_ns: time since init was launched, 0 if it was not yet
  */
 TRACE_EVENT(user_booted,
 
@@ -39,9 +40,10 @@ TRACE_EVENT(user_booted,
 	TP_printk("reason=%s since_launch_ns=%llu",
 		  __print_symbolic(__entry->reason,
 				   { USER_BOOTED_UNREPORTED, "unreported" },
-				   { USER_BOOTED_CMDLINE, "cmdline" },
 				   { USER_BOOTED_REPORTED, "reported" },
-				   { USER_BOOTED_TIMEOUT, "timeout" }),
+				   { USER_BOOTED_TIMEOUT, "timeout" },
+				   { USER_BOOTED_SLEEP, "sleep" },
+				   { USER_BOOTED_RESTORE, "restore" }),
 		  __entry->since_launch_ns)
 );
 
