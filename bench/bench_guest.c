@@ -32,15 +32,16 @@
  *   bench_guest forkexit N
  *	Issue 9's microbenchmark: N times fork(), the child _exit()s at once,
  *	the parent waits for it.  Both ends take cgroup_threadgroup_rwsem for
- *	reading, whose fast path the cgroup subscriber turns off while
- *	userspace boots.  Prints "fork fork_n= fork_med_ms= ...".
+ *	reading, whose fast path favordynmods (and, in the series until
+ *	issue 35, the cgroup subscriber while userspace booted) turns off.
+ *	Prints "fork fork_n= fork_med_ms= ...".
  *
  *   bench_guest migrate N GAP_MS
  *	Issue 25's other side of that rwsem: N times, this process moves into
  *	a child cgroup and back by writes to cgroup.procs, GAP_MS apart.  Each
  *	migration takes the rwsem for writing: a grace period unless its
  *	readers are on the slow path already (favordynmods, or the cgroup
- *	subscriber while userspace boots).  Prints "migrate migrate_n= ...",
+ *	subscriber while userspace booted, until issue 35).  Prints "migrate migrate_n= ...",
  *	one value per migration.
  *
  *   bench_guest calib

@@ -12,14 +12,6 @@
 #                 N subscribers, quiet console; "c": console at the default
 #                 loglevel, to show what printing to the serial console costs
 #   systemd:A|B   workload 4, real systemd boot on scripts/rootfs.sh's image
-#   cgroup:stock|rcu|rcu_cgroup   workload 5 (issue 9), the same systemd
-#                 boot with every grace-period wait traced (kprobes): stock
-#                 (no parameter); user_booted_reported on a kernel built
-#                 without the cgroup subscriber (the series up to
-#                 rcu-boot-report, scripts/bisect-check.sh UPTO=); and on the
-#                 full kernel, RCU and cgroup subscribers
-#   fork:stock|reported|favordynmods   workload 5's fork+exit microbenchmark
-#                 (scripts/guest/bench-fork.sh), before and after the report
 #   s262:ARM, s252:ARM   workload 6 (issue 18), the series against what
 #                 users can do today, on the systemd image of Debian sid (262)
 #                 or bookworm (252), every grace-period wait of every task
@@ -37,21 +29,19 @@
 #                 call_rcu() callbacks queued during userspace boot wait
 #   iboot:A|C     workload 1's arms A and C under -icount: does the
 #                 deterministic mode keep expedited and normal apart?
-#   c262:ARM, c252:ARM  workload 7 (issue 26), what the systemd plugin costs
+#   c262:ARM, c252:ARM  workloads 7 (issue 26) and 12 (issue 37), what the systemd plugin costs
 #                 the boot: sid's or bookworm's image as in i262/i252,
 #                 without the grace-period tracing; ARM plugin
 #                 (user_booted_reported, the plugin reports) or masked (the
 #                 same with systemd.mask=user-booted.service)
-#   ifork:stock|reported|favordynmods  workload 8 (issue 25), workload 5's
-#                 fork+exit microbenchmark and cgroup migrations
+#   ifork:stock|reported|favordynmods  workload 8 (issue 25), a fork+exit
+#                 microbenchmark and cgroup migrations
 #                 (scripts/guest/bench-fork.sh), before and after the report,
 #                 under -icount, rounds paired by RTC base: what
-#                 cgroup_favordynmods left on costs after boot, and what the
-#                 cgroup subscriber costs and saves per operation meanwhile
-#   i262:rcu, i262:rcu_cgroup  workload 10 (issue 25), the cgroup subscriber's
-#                 net during a whole boot: i262:reported's boot on the series
-#                 up to rcu-boot-report (no cgroup subscriber) and up to
-#                 cgroup-user-booted (make bisect-check's prefix images)
+#                 cgroup_favordynmods left on costs after boot, and what boot
+#                 mode costs and saves per operation meanwhile
+# (Workloads 5 and 10, the cgroup subscriber's studies, left with it in
+# issue 35; their results stay in bench/results-cgroup*/.)
 #   i262:android, lazy:knobs  workload 9 (issue 25), with i262:reported and
 #                 lazy:reported: the series against Android's line (the knobs
 #                 without cgroup_favordynmods) and, with lazy callbacks,
@@ -64,18 +54,16 @@
 #                 (no plugin, PID 1 built with systemd-plugin/native's patch
 #                 reports; make systemd-native SYSTEMD_SUITE=trixie's library)
 # Then bench/analyze.py turns the console logs into CSVs, plots and
-# bench/results/report.md (workloads 1-4); bench/analyze_cgroup.py does the
-# same for workload 5 into bench/results-cgroup/, bench/analyze_stack.py for
-# workload 6 into bench/results-stack/, bench/analyze_plugin.py for workload 7
-# into bench/results-plugin/, bench/analyze_fork.py for workload 8 into
+# bench/results/report.md (workloads 1-4); bench/analyze_stack.py does the
+# same for workload 6 into bench/results-stack/, bench/analyze_plugin.py for workloads 7 and 12
+# into bench/results-plugin/ and -plugin-static/, bench/analyze_fork.py for workload 8 into
 # bench/results-fork/, bench/analyze_knobs.py for workload 9 into
-# bench/results-knobs/, and with bench/prereg-cgroup-net.json for workload 10
-# into bench/results-cgroup-net/; bench/analyze_native.py for workload 11
+# bench/results-knobs/; bench/analyze_native.py for workload 11
 # into bench/results-native/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
-# workloads 1 and 2, which share boots; 5 is issue 9's study, run on its
-# own: WORKLOADS=5, and so are 6 to 11); SEED= schedule seed (default: time); FORKS=2000;
+# workloads 1 and 2, which share boots; 6 to 9 and 11 each run on
+# their own: WORKLOADS=6); SEED= schedule seed (default: time); FORKS=2000;
 # BENCH_WORK=build/bench (logs);
 # BENCH_OUT=bench/results (a run with fewer boots or workloads:
 # build/bench/results); RESUME=1 continues an interrupted run in build/bench;
@@ -95,8 +83,6 @@ WORK=${BENCH_WORK:-$BUILD/bench}
 # Only a full run replaces the committed results; a quick one reports under build/.
 if [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = "1 3 4" ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results}
-elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 5 ]; then
-	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 6 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-stack}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 7 ]; then
@@ -105,10 +91,10 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 8 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-fork}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 9 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-knobs}
-elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 10 ]; then
-	OUT=${BENCH_OUT:-$TOP/bench/results-cgroup-net}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 11 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-native}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 12 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-static}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -123,8 +109,8 @@ need_packages "${deps[@]}" qemu-system-x86 busybox-static cpio xz-utils
 
 # The kernel command line for each boot kind.
 TRACE="trace_event=rcu:rcu_exp_grace_period,rcu:rcu_grace_period trace_buf_size=8M kprobe_event=p:bench/exp_ipi,rcu_exp_handler"
-# Workload 5: every grace-period wait's entry and return, as MEASURING.md
-# traced them; the e2e probe prints them (trace_event= sizes the buffer).
+# Every grace-period wait's entry and return, as MEASURING.md traced them;
+# the e2e probe prints them (trace_event= sizes the buffer).
 GPTRACE="trace_clock=mono trace_buf_size=4M trace_event=user_booted:* kprobe_event=$(
 	for f in rcu:synchronize_rcu rcuexp:synchronize_rcu_expedited srcu:synchronize_srcu \
 		srcuexp:synchronize_srcu_expedited barrier:rcu_barrier; do
@@ -152,12 +138,6 @@ declare -A APPEND=(
 	[notify:100c]="ub.run=bench-notify user_booted_reported bench.subs=100"
 	[systemd:A]="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
 	[systemd:B]="root=/dev/vda rw systemd.wants=user-booted-e2e.service user_booted_reported"
-	[cgroup:stock]="root=/dev/vda rw systemd.wants=user-booted-e2e.service $GPTRACE"
-	[cgroup:rcu]="root=/dev/vda rw systemd.wants=user-booted-e2e.service $GPTRACE user_booted_reported"
-	[cgroup:rcu_cgroup]="root=/dev/vda rw systemd.wants=user-booted-e2e.service $GPTRACE user_booted_reported"
-	[fork:stock]="ub.run=bench-fork bench.fork=$FORKS"
-	[fork:reported]="ub.run=bench-fork bench.fork=$FORKS user_booted_reported"
-	[fork:favordynmods]="ub.run=bench-fork bench.fork=$FORKS cgroup_favordynmods=1"
 )
 # Under -icount the root file system is a RAM copy of the image (an
 # initramfs): an asynchronous disk read would let the idle guest's virtual
@@ -175,9 +155,10 @@ APPEND[c262:plugin]="$RAM6 user_booted_reported"
 APPEND[c262:masked]="$RAM6 user_booted_reported systemd.mask=user-booted.service e2e.nowait"
 APPEND[c252:plugin]=${APPEND[c262:plugin]}
 APPEND[c252:masked]=${APPEND[c262:masked]}
-# Workload 8: workload 5's fork arms with migrations, under -icount.
+# Workload 8: fork+exit and migrations, under -icount.
+declare -A FORK_ARM=([stock]="" [reported]="user_booted_reported" [favordynmods]="cgroup_favordynmods=1")
 for a in stock reported favordynmods; do
-	APPEND[ifork:$a]="${APPEND[fork:$a]} bench.migrate=$MIGRATIONS"
+	APPEND[ifork:$a]="ub.run=bench-fork bench.fork=$FORKS ${FORK_ARM[$a]:+${FORK_ARM[$a]} }bench.migrate=$MIGRATIONS"
 done
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
@@ -191,9 +172,7 @@ APPEND[n257:native]="$RAM6 user_booted_reported"
 APPEND[n257:waiting]="$RAM6 user_booted_reported e2e.nowait"
 declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiting]=n257-stock [n257:installed]=n257-plugin
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
-APPEND[i262:rcu]=${APPEND[i262:reported]}
-APPEND[i262:rcu_cgroup]=${APPEND[i262:reported]}
-declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300 [cgroup]=300 [fork]=240
+declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
 DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257"
@@ -205,21 +184,19 @@ for w in $WORKLOADS; do
 	1 | 2) kinds+=(boot:A boot:B boot:C boot:D) ;;
 	3) kinds+=(notify:0 notify:1 notify:100 notify:100c) ;;
 	4) kinds+=(systemd:A systemd:B) ;;
-	5) kinds+=(cgroup:stock cgroup:rcu cgroup:rcu_cgroup fork:stock fork:reported fork:favordynmods) ;;
 	6) for f in ${STACK_FAMILIES:-iboot i262 lazy s262 i252}; do
 		case $f in lazy) kinds+=(lazy:stock lazy:reported) ;;
 		iboot) kinds+=(iboot:A iboot:C) ;;
 		*) kinds+=("$f:stock" "$f:reported" "$f:knobs" "$f:expedited") ;; esac
 	   done ;;
-	7) for f in ${PLUGIN_FAMILIES:-c262 c252}; do
+	7 | 12) for f in ${PLUGIN_FAMILIES:-c262 c252}; do
 		case $f in c262 | c252) kinds+=("$f:plugin" "$f:masked") ;;
 		*) die "PLUGIN_FAMILIES: c262, c252" ;; esac
 	   done ;;
 	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
-	10) kinds+=(i262:rcu i262:rcu_cgroup) ;;
 	11) kinds+=(n257:stock n257:knobs n257:waiting n257:installed n257:plugin n257:native) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 5, 6, 7, 8, 9, 10, 11" ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -254,22 +231,9 @@ if [ ! -f "$WORK/bzImage" ]; then
 	cmp -s "$BUILD/bzImage" "$WORK/bzImage" || die "build/bzImage keeps changing; try later"
 fi
 
-# --- Kinds that boot a prefix of the series (make bisect-check's images):
-# the series without the cgroup subscriber, and up to it.
-declare -A PREFIX_OF=([cgroup:rcu]=rcu-boot-report [i262:rcu]=rcu-boot-report
-	[i262:rcu_cgroup]=cgroup-user-booted)
-for k in "${kinds[@]}"; do
-	[ -n "${PREFIX_OF[$k]:-}" ] || continue
-	u=${PREFIX_OF[$k]}
-	[ -f "$WORK/bzImage-upto-$u" ] && continue
-	[ -f "$BUILD/bzImage-upto-$u" ] || UPTO=$u "$TOP/scripts/bisect-check.sh" >&2 ||
-		die "could not build the series up to $u"
-	cp "$BUILD/bzImage-upto-$u" "$WORK/bzImage-upto-$u"
-done
-
-# --- Workloads 4 and 5 need the systemd image; without it, say why and go on.
+# --- Workload 4 needs the systemd image; without it, say why and go on.
 sd_image=$WORK/systemd-pristine.ext4
-if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && [ ! -f "$sd_image" ]; then
+if [[ " ${kinds[*]} " == *" systemd:"* ]] && [ ! -f "$sd_image" ]; then
 	why=
 	if [ ! -x "$TOP/scripts/rootfs.sh" ] && [ ! -f "$TOP/scripts/rootfs.sh" ]; then
 		why="scripts/rootfs.sh does not exist"
@@ -282,7 +246,7 @@ if [[ " ${kinds[*]} " == *" systemd:"* || " ${kinds[*]} " == *" cgroup:"* ]] && 
 	if [ -n "$why" ]; then
 		log "workload 4 not run: $why"
 		echo "$why" >"$WORK/systemd-not-run"
-		mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | grep -v '^systemd:\|^cgroup:')
+		mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | grep -v '^systemd:')
 	fi
 fi
 
@@ -364,20 +328,14 @@ if [ ! -f "$setup" ]; then
 	note kinds "${kinds[*]}"
 	note project_commit "$(git -C "$TOP" rev-parse HEAD); uncommitted then in kernel/ uapi/ configs/ bench/ scripts/guest/: $(git -C "$TOP" status --short -- kernel uapi configs bench scripts/guest | awk '{ printf "%s ", $2 }')"
 	prereg=bench/prereg.json
-	[ "$WORKLOADS" = 5 ] && prereg=bench/prereg-cgroup.json
 	[ "$WORKLOADS" = 6 ] && prereg=bench/prereg-stack.json
 	[ "$WORKLOADS" = 7 ] && prereg=bench/prereg-plugin.json
 	[ "$WORKLOADS" = 8 ] && prereg=bench/prereg-fork.json
 	[ "$WORKLOADS" = 9 ] && prereg=bench/prereg-knobs.json
-	[ "$WORKLOADS" = 10 ] && prereg=bench/prereg-cgroup-net.json
 	[ "$WORKLOADS" = 11 ] && prereg=bench/prereg-native.json
+	[ "$WORKLOADS" = 12 ] && prereg=bench/prereg-plugin-static.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
-	for k in "${!PREFIX_OF[@]}"; do
-		f=$WORK/bzImage-upto-${PREFIX_OF[$k]}
-		[ -f "$f" ] && [[ " ${kinds[*]} " == *" $k "* ]] || continue
-		note "kernel_image[$k]" "$f sha1 $(sha1sum <"$f" | cut -d' ' -f1), from build/bzImage-upto-${PREFIX_OF[$k]} of $(date -u -r "$BUILD/bzImage-upto-${PREFIX_OF[$k]}" +%Y-%m-%dT%H:%M:%SZ) (make bisect-check: the series up to ${PREFIX_OF[$k]}, same tinyconfig + configs/qemu.config recipe)"
-	done
 	note kernel_version "$(file -b "$WORK/bzImage" | sed -n 's/.*version \([^,]*\),.*/\1/p')"
 	note initramfs "sha1 $(sha1sum <"$WORK/initramfs.cpio.gz" | cut -d' ' -f1) (scripts/initramfs.sh qemu: busybox, scripts/guest/*.sh, build/guest-bin/*, modules)"
 	for c in CONFIG_HZ CONFIG_PREEMPT CONFIG_PREEMPT_VOLUNTARY CONFIG_PREEMPT_NONE CONFIG_PREEMPT_RCU \
@@ -444,7 +402,6 @@ host_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /pro
 boot() {
 	local seq=$1 round=$2 kind=$3 attempt=$4 family=${3%%:*} rc=0 status t0 args=()
 	local image=$WORK/bzImage disk=$WORK/disk-$seq.ext4 extra=
-	[ -n "${PREFIX_OF[$kind]:-}" ] && image=$WORK/bzImage-upto-${PREFIX_OF[$kind]}
 	local log=$WORK/logs/$seq-${kind/:/-}-$attempt.log
 	local load start
 	load=$(cut -d' ' -f1 /proc/loadavg)
@@ -455,7 +412,7 @@ boot() {
 	# Rounds differ, arms within a round start alike.
 	deterministic "$kind" &&
 		extra="$ICOUNT -rtc base=$(date -u -d "2026-01-01 00:00 UTC + ${round/extra/$seq} hours" +%Y-%m-%dT%H:%M:%S),clock=vm"
-	if [ "$family" = systemd ] || [ "$family" = cgroup ]; then
+	if [ "$family" = systemd ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
 	elif [[ $family == i262 || $family == lazy || $family == c262 ]]; then
@@ -549,18 +506,14 @@ done
 log "console logs: ${keep#"$TOP"/}/logs/ (xz)"
 
 log "analysis"
-if [ "$WORKLOADS" = 5 ]; then
-	$PY "$TOP/bench/analyze_cgroup.py" "$WORK" "$OUT"
-elif [ "$WORKLOADS" = 6 ]; then
+if [ "$WORKLOADS" = 6 ]; then
 	$PY "$TOP/bench/analyze_stack.py" "$WORK" "$OUT"
-elif [ "$WORKLOADS" = 7 ]; then
+elif [ "$WORKLOADS" = 7 ] || [ "$WORKLOADS" = 12 ]; then
 	$PY "$TOP/bench/analyze_plugin.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 8 ]; then
 	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 9 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" "$WORK" "$OUT"
-elif [ "$WORKLOADS" = 10 ]; then
-	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-cgroup-net.json" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 11 ]; then
 	$PY "$TOP/bench/analyze_native.py" "$WORK" "$OUT"
 else
