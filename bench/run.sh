@@ -343,7 +343,7 @@ if [ ! -f "$setup" ]; then
 		CONFIG_RCU_TRACE CONFIG_USER_BOOTED_REPORTED CONFIG_USER_BOOTED_TIMEOUT CONFIG_CGROUP_FAVOR_DYNMODS; do
 		note "$c" "$(sed -n "s/^$c=//p; s/^# $c is not set/n/p" "$WORK/config" | head -n 1)"
 	done
-	note kernel_config "build/obj-$KERNEL-qemu/.config at the copy (tinyconfig + configs/qemu.config), sha1 $(sha1sum <"$WORK/config" | cut -d' ' -f1)"
+	note kernel_config "build/obj-$KERNEL-qemu/.config at the copy (tinyconfig + configs/qemu.config + configs/rootfs.config), sha1 $(sha1sum <"$WORK/config" | cut -d' ' -f1)"
 	note qemu_run "scripts/qemu-run.sh sha1 $(sha1sum <"$WORK/scripts/qemu-run.sh" | cut -d' ' -f1) (copied at the start)"
 	note accelerator "$(cat "$BUILD/.accel" 2>/dev/null || echo 'probed at the first boot')"
 	note qemu "$(qemu-system-x86_64 --version | head -n 1)"

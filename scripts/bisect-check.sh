@@ -24,7 +24,7 @@ for c in $(git -C "$TREE" rev-list --reverse base..series); do
 	KCONFIG_CONFIG=$obj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 		"$obj/.config" "$TOP/configs/qemu.config" >/dev/null 2>&1
 	make -s -C "$wt" O="$obj" olddefconfig >/dev/null
-	if make -s -C "$wt" O="$obj" CC="ccache gcc" -j"$(nproc)" bzImage modules \
+	if make -s -C "$wt" O="$obj" CC="$TOP/scripts/cc-timed" -j"$(nproc)" bzImage modules \
 		>"$obj/build-$n.log" 2>&1; then
 		echo "ok $n - builds: $subject"
 		cp "$obj/arch/x86/boot/bzImage" "$BUILD/bzImage-upto-${slugs[n - 1]}$KSUFFIX"

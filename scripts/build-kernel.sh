@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build the assembled tree: build-kernel.sh [qemu|debug]
 #   qemu:  tinyconfig + configs/qemu.config                 -> build/bzImage
-#   debug: the same + configs/debug.config (lockdep, KASAN)  -> build/bzImage-debug
+#          (the base kernel's: + configs/rootfs.config, for the Debian images)
+#   debug: tinyconfig + qemu.config + configs/debug.config (lockdep, KASAN)
+#                                                           -> build/bzImage-debug
 # Modules are installed under build/modules-<flavour>/ for the initramfs.
 # KERNEL=6.1: build/bzImage-6.1, build/modules-qemu-6.1/ and so on.
 set -eu
@@ -9,7 +11,9 @@ set -eu
 
 flavour=${1:-qemu}
 case $flavour in
-qemu)  fragments=("$TOP/configs/qemu.config"); image=$BUILD/bzImage ;;
+qemu)  fragments=("$TOP/configs/qemu.config"); image=$BUILD/bzImage
+       # Only the base kernel boots the Debian images (e2e, init-e2e, bench).
+       [ "$KERNEL" != "$KERNEL_MAIN" ] || fragments+=("$TOP/configs/rootfs.config") ;;
 debug) fragments=("$TOP/configs/qemu.config" "$TOP/configs/debug.config"); image=$BUILD/bzImage-debug ;;
 *) die "unknown flavour $flavour (qemu|debug)" ;;
 esac
@@ -22,7 +26,9 @@ export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=user_booted KBUILD_
 # ccache keeps its usual home (~/.cache/ccache), so a fresh clone builds warm.
 export CCACHE_BASEDIR=$BUILD CCACHE_MAXSIZE=5G
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-kmake() { make -s -C "$TREE" O="$obj" CC="ccache gcc" -j"$(nproc)" "$@"; }
+# Each object's compile time goes to $obj/cc-times (scripts/config-cost.sh).
+export CC_TIMES_LOG=$obj/cc-times
+kmake() { make -s -C "$TREE" O="$obj" CC="$TOP/scripts/cc-timed" -j"$(nproc)" "$@"; }
 
 # Regenerate .config only when a fragment (or the tree's Kconfig) changed.
 stamp=$(cat "${fragments[@]}" | sha1sum | cut -c1-40)-$(git -C "$TREE" rev-parse HEAD)
@@ -66,6 +72,7 @@ rm -f "$obj/.built-stamp"
 [ -z "$(git -C "$TREE" status --porcelain -uno)" ] || built=
 
 log "building $flavour kernel ($(nproc) jobs)"
+: > "$CC_TIMES_LOG"
 kmake bzImage modules
 cp "$obj/arch/x86/boot/bzImage" "$image"
 cp "$obj/System.map" "${image/bzImage/System.map}" # qemu-run.sh: where a hung guest is

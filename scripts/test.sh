@@ -197,13 +197,16 @@ echo "# setup, kernels and images: $SECONDS s"
 # otherwise.  "# flavour: qemu" marks the scripts that reach no code path
 # of the series another debug boot does not reach already (the stock path,
 # a second knob around the same report).  "# kernels:" limits a script to
-# some kernels.
+# some kernels.  The backports in BACKPORTS boot only the scripts that
+# their per-version deltas (README "Kernels") can break: "# backports: no"
+# marks the others (KERNEL=6.12 make test boots them all).
 flavours_of() { sed -n 's/^# flavour: //p' "$1" | grep . || echo "qemu debug"; }
 runs_on() { ! grep -q '^# kernels:' "$1" || sed -n 's/^# kernels: //p' "$1" | grep -qw "$2"; }
-# guest_suites KERNEL FLAVOURS: every guest script and the harness, on the
-# named kernel's images.  Suite names of a backport carry its version.
+# guest_suites KERNEL FLAVOURS [backport]: every guest script and the
+# harness, on the named kernel's images; with "backport", not those marked
+# "# backports: no".  Suite names of a backport carry its version.
 guest_suites() {
-	local k=$1 flavours=$2 ks= flavour t name suffix image lane
+	local k=$1 flavours=$2 backport=${3:-} ks= flavour t name suffix image lane
 	[ "$k" = "$KERNEL_MAIN" ] || ks=-$k
 	for flavour in $flavours; do
 		KERNEL=$k "$TOP/scripts/initramfs.sh" "$flavour" "$BUILD/initramfs-$flavour$ks.cpio.gz"
@@ -213,6 +216,7 @@ guest_suites() {
 			grep -q '^# append:' "$t" || continue
 			flavours_of "$t" | grep -qw "$flavour" || continue
 			runs_on "$t" "$k" || continue
+			[ -z "$backport" ] || ! grep -q '^# backports: no' "$t" || continue
 			name=${t##*/}; name=${name%.sh}
 			queue $lane guest "$name$suffix$ks" boot "$name$suffix$ks" "$image" \
 				"$BUILD/initramfs-$flavour$ks.cpio.gz" \
@@ -224,7 +228,7 @@ guest_suites() {
 }
 guest_suites "$KERNEL" "$flavours"
 for k in $BACKPORTS; do
-	guest_suites "$k" qemu
+	guest_suites "$k" qemu backport
 done
 
 # The heavy lane: the debug kernel's boots (beside the light lane's qemu

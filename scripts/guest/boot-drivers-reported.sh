@@ -32,12 +32,12 @@ load_late_supplier
 sleep_until "$(awk -v t="$(launch_time)" 'BEGIN { print t + 45 }')"
 mark "reporting"
 echo 1 > $sysctl_path
-wait_until 5 regulator_off
+wait_until 10 regulator_off
 d=$(minus "$(regulator_off_time)" "$(klog_time 'ub: reporting')")
-check "the unused regulator was switched off right after the report ($d s)" in_range "$d" 0 0.5
-wait_until 5 early_synced
+check "the unused regulator was switched off right after the report ($d s)" in_range "$d" 0 5
+wait_until 10 early_synced
 d=$(minus "$(early_synced_time)" "$(klog_time 'ub: reporting')")
-check "fw_devlink forced the early supplier's sync_state() right after the report ($d s)" in_range "$d" 0 0.5
+check "fw_devlink forced the early supplier's sync_state() right after the report ($d s)" in_range "$d" 0 5
 sleep 2
 check "the late supplier's sync_state() was not forced (bound after the deferred-probe timeout, as on stock)" \
 	not supplier_synced

@@ -3,6 +3,8 @@
 # admin's expediting only: while userspace boots RCU's boot mode still
 # expedites, and the report ends that.
 # append: user_booted_reported rcupdate.rcu_expedited=1
+# backports: no (make test: the RCU patch differs on a backport only in its
+# housekeeping check, which the isolcpus suites run there)
 # flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh

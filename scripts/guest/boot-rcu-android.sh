@@ -1,5 +1,7 @@
 # rcupdate.rcu_expedited=1 (Android) keeps expediting after userspace boot.
 # append: user_booted_reported rcupdate.rcu_expedited=1
+# backports: no (make test: the RCU patch differs on a backport only in its
+# housekeeping check, which the isolcpus suites run there)
 # flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh

@@ -2,6 +2,8 @@
 # booted even with rcu_normal_after_boot=1: expedited while userspace
 # boots, normal grace periods only after the report.
 # append: user_booted_reported rcupdate.rcu_normal_after_boot=1 rcupdate.rcu_user_booted=1
+# backports: no (make test: the RCU patch differs on a backport only in its
+# housekeeping check, which the isolcpus suites run there)
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 check "RCU announces that boot mode lasts until userspace has booted" \

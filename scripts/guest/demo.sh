@@ -1,6 +1,7 @@
 # make run: a tiny "userspace boot" that reports its end to the kernel.
 # Booted with user_booted_reported: the kernel waits for this script.
 # append: user_booted_reported trace_clock=mono trace_event=user_booted:user_booted trace_options=stacktrace trace_buf_size=2M kprobe_event=p:gpwait/rcu_in,synchronize_rcu;r64:gpwait/rcu_out,synchronize_rcu;p:gpwait/srcu_in,synchronize_srcu;r64:gpwait/srcu_out,synchronize_srcu;p:gpwait/rcuexp_in,synchronize_rcu_expedited;p:gpwait/srcuexp_in,synchronize_srcu_expedited
+# backports: no (make test: the demo is the base kernel's)
 # flavour: qemu
 . /ub/lib.sh
 say() { echo "demo: $*"; }

@@ -11,6 +11,12 @@ mark() { echo "ub: $*" > /dev/kmsg; }
 # empty if none.
 klog_time() { dmesg | grep -e "$1" | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
 # in_range X LO HI: LO <= X <= HI, as decimals; false if X is empty.
+# The suites' lower bounds are the stock deadlines (a timer never fires
+# early: no cleanup earlier than stock); their upper bounds only tell a
+# deadline from the moments it could be taken for (the fallback at 20 s,
+# the report at 45 s, the default 10 s against deferred_probe_timeout=5),
+# with room for a timer that a starved TCG guest runs seconds late.  How
+# soon is not theirs to judge.
 in_range() { [ -n "$1" ] && awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 # minus A B: A - B with three decimals, empty if either is empty.
 minus() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
@@ -92,7 +98,7 @@ expect_stock_give_up() {
 	wait_until 15 not_deferred
 	d=$(minus "$(gave_up_time)" "$t_consumer")
 	check "the consumer gave up on its supplier 10 s after its driver registered, as on stock ($d s)" \
-		in_range "$d" 9.5 11.5
+		in_range "$d" 9.5 15
 }
 
 # expect_stock_timers: what a stock kernel does with the fixtures, whatever
@@ -106,7 +112,7 @@ expect_stock_timers() {
 	wait_until 3 early_synced
 	d=$(minus "$(early_synced_time)" "$t_consumer")
 	check "fw_devlink forced the early supplier's sync_state() at the timeout, as on stock ($d s after the consumer's driver)" \
-		in_range "$d" 9.5 11.5
+		in_range "$d" 9.5 15
 	check "without holding it" not held
 	past_stock_timeout
 	load_late_supplier
@@ -118,7 +124,7 @@ expect_stock_timers() {
 	# Late init comes shortly before init launch; on a loaded TCG host the
 	# 30 s timer's work has been seen to run up to 1.5 s late.
 	check "the unused regulator was switched off 30 s after late init, as on stock ($d s after init launch)" \
-		in_range "$d" 28 33
+		in_range "$d" 28 40
 }
 
 # show_timeline: the lines the suites reason about, for the console log.
