@@ -3,8 +3,6 @@
 # while udev still loads modules): the end of userspace boot comes before
 # both stock deadlines, so both keep them, as on a stock kernel.
 # append: user_booted_reported fw_devlink.sync_state=timeout
-# backports: no (make test: the regulator and driver-core patches are the
-# same code there; boot-drivers-reported runs it on each backport)
 # flavour: qemu
 . /ub/lib.sh
 . /ub/drivers-lib.sh

@@ -3,8 +3,6 @@
 # core and the driver core keep their stock timers, exactly as without the
 # parameter (boot-drivers-stock.sh), not their end-of-boot work at launch.
 # append: user_booted_reported sysctl.kernel.user_booted=1 fw_devlink.sync_state=timeout
-# backports: no (make test: the regulator and driver-core patches are the
-# same code there; boot-drivers-reported runs it on each backport)
 # flavour: qemu
 . /ub/lib.sh
 . /ub/drivers-lib.sh

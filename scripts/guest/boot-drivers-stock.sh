@@ -2,8 +2,6 @@
 # today's timers (expect_stock_timers in drivers-lib.sh).  The other
 # boot-drivers-*.sh suites are the same fixtures with the series' options.
 # append: fw_devlink.sync_state=timeout
-# backports: no (make test: the regulator and driver-core patches are the
-# same code there; boot-drivers-reported runs it on each backport)
 # flavour: qemu
 . /ub/lib.sh
 . /ub/drivers-lib.sh

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""What each kernel option costs to compile: config-cost.py [OBJ_DIR...]
+
+Reads the per-object compile times that scripts/cc-timed logged during the
+last build of each object directory (default: every build/obj-*/) and
+charges each object to the nearest CONFIG_ option that kbuild's Makefiles
+gate it on, walking up from the object to the directory that is built only
+for that option ("obj-$(CONFIG_ACPI) += acpi/" charges all of drivers/acpi/
+to ACPI).  Objects no option gates are "always".  Prints, per directory,
+the objects and compile seconds (the sum of each compile's wall time: with
+-j2 about the CPU time) of the options that cost most, marking those a
+configs/*.config fragment sets.  The times are those of the build that
+logged them: a cold build (no ccache hits) to size what an option costs.
+"""
+import glob
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULE = re.compile(r'^\s*([A-Za-z0-9_.-]+?)-(y|m|objs|\$\(CONFIG_([A-Z0-9_]+)\))\s*[:+]?=\s*(.*)$')
+
+
+def rules(directory, cache={}):
+    """(name, option or None, words) for each rule of DIRECTORY's Kbuild/Makefile."""
+    if directory in cache:
+        return cache[directory]
+    out = []
+    for f in ('Kbuild', 'Makefile'):
+        path = os.path.join(directory, f)
+        if not os.path.isfile(path):
+            continue
+        text = open(path, errors='replace').read().replace('\\\n', ' ')
+        for line in text.splitlines():
+            m = RULE.match(line)
+            if m:
+                out.append((m.group(1), m.group(3), m.group(4).split()))
+    cache[directory] = out
+    return out
+
+
+GENERIC = ('obj', 'lib', 'core', 'libs', 'drivers', 'head', 'subdir', 'always')
+
+
+def option_of(tree, rel):
+    """The nearest CONFIG_ option that gates object REL (a path in TREE)."""
+    directory, target = os.path.split(rel)
+    for _ in range(64):
+        rule = next(((name, option) for name, option, words in rules(os.path.join(tree, directory))
+                     if target in words), None)
+        if rule and rule[1]:
+            return rule[1]
+        if rule and rule[0] not in GENERIC:
+            target = rule[0] + '.o'   # a composite object: what gates it
+            continue
+        # obj-y here, or not named: the directory's own gate decides.
+        if not directory:
+            return 'always'
+        directory, base = os.path.split(directory)
+        target = base + '/'
+    return 'always'
+
+
+def fragment_options():
+    opts = {}
+    for f in sorted(glob.glob(os.path.join(TOP, 'configs', '*.config'))):
+        for line in open(f):
+            m = re.match(r'^CONFIG_([A-Z0-9_]+)=', line)
+            if m:
+                opts.setdefault(m.group(1), os.path.basename(f))
+    return opts
+
+
+def main():
+    dirs = sys.argv[1:] or sorted(glob.glob(os.path.join(TOP, 'build', 'obj-*')))
+    frag = fragment_options()
+    for obj in dirs:
+        log = os.path.join(obj, 'cc-times')
+        if not os.path.isfile(log) or not os.path.getsize(log):
+            continue
+        kernel = re.sub(r'-(qemu|debug)$', '', os.path.basename(obj)[len('obj-'):])
+        tree = os.path.join(TOP, 'build', 'linux-' + kernel)
+        cost = {}
+        total_n = total_ms = 0
+        for line in open(log):
+            ms, path = line.split(None, 1)
+            path = path.strip()
+            rel = os.path.relpath(path, obj) if os.path.isabs(path) else path
+            if rel.startswith(('..', '.tmp')):
+                continue   # kbuild's compiler probes
+            if rel.endswith('.mod.o'):
+                rel = rel[:-len('.mod.o')] + '.o'   # a module's generated part
+            opt = option_of(tree, rel)
+            n, t = cost.get(opt, (0, 0))
+            cost[opt] = (n + 1, t + int(ms))
+            total_n += 1
+            total_ms += int(ms)
+        print(f'== {os.path.relpath(obj, TOP)}: {total_n} objects, {total_ms / 1000:.0f} s of compiling')
+        print(f'{"option":32} {"objects":>7} {"seconds":>8} {"share":>6}  set by')
+        for opt, (n, t) in sorted(cost.items(), key=lambda kv: -kv[1][1])[:40]:
+            print(f'{opt:32} {n:7d} {t / 1000:8.1f} {100 * t / max(total_ms, 1):5.1f}%  {frag.get(opt, "")}')
+        print()
+
+
+if __name__ == '__main__':
+    main()
