@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bisect-check: build every prefix of the series (qemu config, with the
+# make bisect-check: build every prefix of the series (qemu flavour, with the
 # series' Kconfig options on), so that each patch is known to build on its own.
 # Uses its own worktree and object directory; ccache keeps it to minutes.
 # Each prefix's image is kept as build/bzImage-upto-SLUG (the benchmark boots
@@ -22,9 +22,9 @@ for c in $(git -C "$TREE" rev-list --reverse base..series); do
 	git -C "$wt" checkout -q -f --detach "$c"
 	make -s -C "$wt" O="$obj" tinyconfig >/dev/null
 	KCONFIG_CONFIG=$obj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$obj" \
-		"$obj/.config" "$TOP/configs/qemu.config" >/dev/null 2>&1
+		"$obj/.config" $(config_fragments qemu) >/dev/null 2>&1
 	make -s -C "$wt" O="$obj" olddefconfig >/dev/null
-	if make -s -C "$wt" O="$obj" CC="$TOP/scripts/cc-timed" -j"$(nproc)" bzImage modules \
+	if make -s -C "$wt" O="$obj" CC=$KCC -j"$(nproc)" bzImage modules \
 		>"$obj/build-$n.log" 2>&1; then
 		echo "ok $n - builds: $subject"
 		cp "$obj/arch/x86/boot/bzImage" "$BUILD/bzImage-upto-${slugs[n - 1]}$KSUFFIX"

@@ -10,13 +10,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-qemu}
-case $flavour in
-qemu)  fragments=("$TOP/configs/qemu.config"); image=$BUILD/bzImage
-       # Only the base kernel boots the Debian images (e2e, init-e2e, bench).
-       [ "$KERNEL" != "$KERNEL_MAIN" ] || fragments+=("$TOP/configs/rootfs.config") ;;
-debug) fragments=("$TOP/configs/qemu.config" "$TOP/configs/debug.config"); image=$BUILD/bzImage-debug ;;
-*) die "unknown flavour $flavour (qemu|debug)" ;;
-esac
+case $flavour in qemu|debug) ;; *) die "unknown flavour $flavour (qemu|debug)" ;; esac
+mapfile -t fragments < <(config_fragments "$flavour")
+image=$BUILD/bzImage
+[ "$flavour" = qemu ] || image=$BUILD/bzImage-$flavour
 image=$image$KSUFFIX mods=$BUILD/modules-$flavour$KSUFFIX
 obj=$BUILD/obj-$KERNEL-$flavour
 mkdir -p "$obj"
@@ -26,9 +23,7 @@ export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=user_booted KBUILD_
 # ccache keeps its usual home (~/.cache/ccache), so a fresh clone builds warm.
 export CCACHE_BASEDIR=$BUILD CCACHE_MAXSIZE=5G
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-# Each object's compile time goes to $obj/cc-times (scripts/config-cost.sh).
-export CC_TIMES_LOG=$obj/cc-times
-kmake() { make -s -C "$TREE" O="$obj" CC="$TOP/scripts/cc-timed" -j"$(nproc)" "$@"; }
+kmake() { make -s -C "$TREE" O="$obj" CC=$KCC -j"$(nproc)" "$@"; }
 
 # Regenerate .config only when a fragment (or the tree's Kconfig) changed.
 stamp=$(cat "${fragments[@]}" | sha1sum | cut -c1-40)-$(git -C "$TREE" rev-parse HEAD)
@@ -72,8 +67,13 @@ rm -f "$obj/.built-stamp"
 [ -z "$(git -C "$TREE" status --porcelain -uno)" ] || built=
 
 log "building $flavour kernel ($(nproc) jobs)"
+# Each object's compile time: $obj/cc-times keeps the last build that
+# compiled more than a few objects (scripts/config-cost.py).
+export CC_TIMES_LOG=$obj/cc-times.new
 : > "$CC_TIMES_LOG"
 kmake bzImage modules
+[ "$(wc -l < "$CC_TIMES_LOG")" -lt 100 ] || mv -f "$CC_TIMES_LOG" "$obj/cc-times"
+unset CC_TIMES_LOG
 cp "$obj/arch/x86/boot/bzImage" "$image"
 cp "$obj/System.map" "${image/bzImage/System.map}" # qemu-run.sh: where a hung guest is
 rm -rf "$mods"

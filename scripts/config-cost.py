@@ -9,7 +9,9 @@ for that option ("obj-$(CONFIG_ACPI) += acpi/" charges all of drivers/acpi/
 to ACPI).  Objects no option gates are "always".  Prints, per directory,
 the objects and compile seconds (the sum of each compile's wall time: with
 -j2 about the CPU time) of the options that cost most, marking those a
-configs/*.config fragment sets.  The times are those of the build that
+configs/*.config fragment sets (an option that one of them selects or
+pulls in as a default shows none).  Makefile conditionals (ifdef) are not
+read: the nearest option decides.  The times are those of the build that
 logged them: a cold build (no ccache hits) to size what an option costs.
 """
 import glob
@@ -31,6 +33,7 @@ def rules(directory, cache={}):
         if not os.path.isfile(path):
             continue
         text = open(path, errors='replace').read().replace('\\\n', ' ')
+        text = text.replace('$(BITS)', '64').replace('$(SRCARCH)', 'x86')
         for line in text.splitlines():
             m = RULE.match(line)
             if m:
@@ -42,22 +45,28 @@ def rules(directory, cache={}):
 GENERIC = ('obj', 'lib', 'core', 'libs', 'drivers', 'head', 'subdir', 'always')
 
 
-def option_of(tree, rel):
-    """The nearest CONFIG_ option that gates object REL (a path in TREE)."""
+def option_of(tree, rel, enabled):
+    """The nearest CONFIG_ option that gates object REL (a path in TREE);
+    of two rules naming it, one whose option is in ENABLED."""
     directory, target = os.path.split(rel)
+    below = target   # the path from DIRECTORY down to the object
     for _ in range(64):
-        rule = next(((name, option) for name, option, words in rules(os.path.join(tree, directory))
-                     if target in words), None)
+        names = {below, below.split('/')[0] + ('/' if '/' in below else ''),
+                 os.path.join(directory, below.split('/')[0]) + ('/' if '/' in below else '')}
+        found = [(name, option) for name, option, words in rules(os.path.join(tree, directory))
+                 if names & set(words)]
+        found.sort(key=lambda r: r[1] is not None and r[1] not in enabled)
+        rule = found[0] if found else None
         if rule and rule[1]:
             return rule[1]
         if rule and rule[0] not in GENERIC:
-            target = rule[0] + '.o'   # a composite object: what gates it
+            below = rule[0] + '.o'   # a composite object: what gates it
             continue
         # obj-y here, or not named: the directory's own gate decides.
         if not directory:
             return 'always'
         directory, base = os.path.split(directory)
-        target = base + '/'
+        below = base + '/' + below
     return 'always'
 
 
@@ -79,7 +88,11 @@ def main():
         if not os.path.isfile(log) or not os.path.getsize(log):
             continue
         kernel = re.sub(r'-(qemu|debug)$', '', os.path.basename(obj)[len('obj-'):])
-        tree = os.path.join(TOP, 'build', 'linux-' + kernel)
+        tree = os.path.join(os.path.dirname(os.path.abspath(obj)), 'linux-' + kernel)
+        if not os.path.isdir(tree):
+            sys.exit(f'config-cost.py: no tree {tree} for {obj}')
+        enabled = {m.group(1) for m in re.finditer(r'^CONFIG_([A-Z0-9_]+)=[ym]$',
+                                                   open(os.path.join(obj, '.config')).read(), re.M)}
         cost = {}
         total_n = total_ms = 0
         for line in open(log):
@@ -90,7 +103,7 @@ def main():
                 continue   # kbuild's compiler probes
             if rel.endswith('.mod.o'):
                 rel = rel[:-len('.mod.o')] + '.o'   # a module's generated part
-            opt = option_of(tree, rel)
+            opt = option_of(tree, rel, enabled)
             n, t = cost.get(opt, (0, 0))
             cost[opt] = (n + 1, t + int(ms))
             total_n += 1

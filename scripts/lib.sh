@@ -30,6 +30,22 @@ KERNEL_WARNING_RE='^\[[ 0-9.]+\] (WARNING:|BUG:|UBSAN:|possible recursive lockin
 # slowest take 45 s: debug kernel, under load).
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-180}
 
+# config_fragments FLAVOUR: the configs/ fragments merged onto tinyconfig
+# for a kernel flavour (build-kernel.sh, bisect-check.sh).  Only the base
+# kernel's qemu flavour boots the Debian images (e2e, init-e2e, bench).
+config_fragments() {
+	echo "$TOP/configs/qemu.config"
+	case $1 in
+	qemu) [ "$KERNEL" != "$KERNEL_MAIN" ] || echo "$TOP/configs/rootfs.config" ;;
+	debug) echo "$TOP/configs/debug.config" ;;
+	*) die "unknown flavour $1 (qemu|debug)" ;;
+	esac
+}
+# The kernel builds' compiler: ccache gcc, timed (scripts/cc-timed), named
+# without its path so that kbuild's command lines are the same in every clone.
+export PATH=$TOP/scripts:$PATH
+KCC=cc-timed
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -261,7 +261,7 @@ else
 			[ -e "$OBJ/$f" ] && mkdir -p "$keep/$(dirname "$f")" && cp -p "$OBJ/$f" "$keep/$f"
 		done
 	done
-	timeout 600 make -s -C "$TREE" O="$OBJ" CC="$TOP/scripts/cc-timed" W=1 C=2 "${objs[@]}" \
+	timeout 600 make -s -C "$TREE" O="$OBJ" CC=$KCC W=1 C=2 "${objs[@]}" \
 		> "$OUT/w1-sparse.log" 2>&1
 	rc=$?
 	cp -pr "$keep/." "$OBJ/" && rm -rf "$keep"

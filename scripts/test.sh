@@ -4,7 +4,8 @@
 #
 # The base kernel (7.3) gets everything: guest suites on the qemu and debug
 # kernels, the systemd plugin's suites, lint.  Each backport in BACKPORTS
-# (default 6.12) gets the guest suites on its qemu kernel.
+# (default 6.12) gets the guest suites that its deltas can break (see
+# guest_suites) on its qemu kernel.
 # Quicker partial runs: DEBUG_KERNEL=0 (no debug-kernel boots), SYSTEMD_E2E=0,
 # SYSTEMD_HOST=0, LINT=0, INIT_E2E=0 (no boots of the other init systems'
 # recipes, scripts/init-e2e.sh), BACKPORTS= (none).  TEST_LANES=1: one suite

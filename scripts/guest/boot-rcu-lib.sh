@@ -39,9 +39,16 @@ rcu_sync_expedited() {
 rcu_check_mode() {
 	admin_expedites=0 follows=1 normal_after_boot=0
 	for a; do eval "$a"; done
-	exp=$(rcu_sync_expedited) normal=$(cat /sys/kernel/rcu_normal)
+	# The phase read before and after the probe: a boot that ended
+	# meanwhile (a short fallback) is probed again.
+	local before try
+	for try in 1 2 3; do
+		before=$(cat $sysctl_path)
+		exp=$(rcu_sync_expedited) normal=$(cat /sys/kernel/rcu_normal)
+		[ "$(cat $sysctl_path)" != "$before" ] || break
+	done
 	echo "# synchronize_rcu() expedited=${exp:-(no event)}, rcu_normal=$normal"
-	if [ "$(cat $sysctl_path)" = 0 ]; then
+	if [ "$before" = 0 ]; then
 		phase="while userspace boots"
 	else
 		phase="after userspace boot"

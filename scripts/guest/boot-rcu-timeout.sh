@@ -8,7 +8,7 @@
 . /ub/boot-rcu-lib.sh
 rcu_check_mode
 i=0
-while [ "$(cat $sysctl_path)" = 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ "$(cat $sysctl_path)" = 0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 check "timeout ended boot" [ "$(cat $sysctl_path)" = 1 ]
 rcu_check_mode
 check "the boot-waits recipe names the timeout" \

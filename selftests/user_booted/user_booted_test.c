@@ -471,7 +471,8 @@ TEST_F_TIMEOUT(boot_end, shortened_timeout_ends_boot_at_once, 60)
 	ASSERT_EQ(0, try_write(TIMEOUT_PATH, "1", 1, 0));
 	while (state() == 0 && now() - t0 < 10)
 		usleep(10000);
-	EXPECT_GT(2.0, now() - t0) TH_LOG("ended %.2f s after the write", now() - t0);
+	/* At once, not after the 3600 s: room for a slow emulator. */
+	EXPECT_GT(9.0, now() - t0) TH_LOG("ended %.2f s after the write", now() - t0);
 	EXPECT_EQ(TIMEOUT, param("last_reason"));
 }
 
