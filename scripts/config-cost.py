@@ -112,6 +112,13 @@ def main():
         print(f'{"option":32} {"objects":>7} {"seconds":>8} {"share":>6}  set by')
         for opt, (n, t) in sorted(cost.items(), key=lambda kv: -kv[1][1])[:40]:
             print(f'{opt:32} {n:7d} {t / 1000:8.1f} {100 * t / max(total_ms, 1):5.1f}%  {frag.get(opt, "")}')
+        by_frag = {}
+        for opt, (n, t) in cost.items():
+            k = frag.get(opt, 'no fragment (always, selected, defaults)')
+            fn, ft = by_frag.get(k, (0, 0))
+            by_frag[k] = (fn + n, ft + t)
+        for k, (n, t) in sorted(by_frag.items(), key=lambda kv: -kv[1][1]):
+            print(f'# options set by {k}: {n} objects, {t / 1000:.0f} s ({100 * t / max(total_ms, 1):.1f}%)')
         print()
 
 
