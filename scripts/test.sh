@@ -148,7 +148,8 @@ summary() { echo "$passed passed, $failed failed, $skipped skipped"; }
 packages=()
 [ "${LINT:-1}" = 0 ] || packages+=("${LINT_PACKAGES[@]}")
 [ "${SYSTEMD_E2E:-1}${INIT_E2E:-1}" = 00 ] || packages+=(mmdebstrap systemd)
-if ! ("$TOP/scripts/setup.sh" && need_packages "${packages[@]}"); then
+if ! ("$TOP/scripts/setup.sh" && need_packages "${packages[@]}" &&
+	for k in $BACKPORTS; do KERNEL=$k "$TOP/scripts/setup.sh" || exit; done); then
 	fail setup "installing the packages failed"
 	summary
 	exit 1
@@ -180,7 +181,12 @@ build() {
 	KERNEL=$1 make -s -C "$TOP" "$2" >> "$LOGS/build.log" 2>&1 || build_ok=0
 	echo "# built $1 $2 in $((SECONDS - t0)) s"
 }
+# The backports' trees (unpacking and committing a kernel source: a minute
+# on one core each) are made while the base kernel builds.
+{ for k in $BACKPORTS; do KERNEL=$k "$TOP/scripts/tree.sh" >/dev/null || exit; done; } > "$LOGS/trees.log" 2>&1 &
+trees=$!
 for t in $targets; do build "$KERNEL" "$t"; done
+wait "$trees" || tail -n 5 "$LOGS/trees.log" # the build says what failed
 for k in $BACKPORTS; do build "$k" kernel; done
 if [ $build_ok = 0 ]; then
 	tail -n 30 "$LOGS/build.log"
@@ -228,34 +234,40 @@ guest_suites() {
 	suite light "harness$ks" env KERNEL="$k" "$TOP/scripts/test-harness.sh"
 }
 guest_suites "$KERNEL" "$flavours"
-for k in $BACKPORTS; do
-	guest_suites "$k" qemu backport
-done
 
-# The heavy lane: the debug kernel's boots (beside the light lane's qemu
-# boots), the other inits' recipes, lint.  The light lane: the qemu
-# kernels' boots, the host-side suites.
+# Two rounds of both lanes.  First the heavy lane has the debug kernel's
+# boots and lint (checkpatch, kernel-doc, Sphinx, W=1 and sparse on the
+# series: a build on both cores, at nice 19 so that the guest beside it
+# keeps its share), the light lane the base kernel's qemu boots and
+# the host-side suites.  Then the heavy lane has the systemd end-to-end
+# families, one per systemd version, and the light lane the backports'
+# boots and the other inits' recipes (a real root filesystem each, as the
+# systemd families boot): the families' bounds only order events (how
+# soon the report comes is make bench's to say), so a guest beside them
+# skews nothing they judge, and the debug boots' bounds keep the light
+# lane beside them that they were drawn for.  The families' cost pair (the
+# service against masked, not judged) is make bench's (workload 12):
+# E2E_COST_BOOTS=N adds N pairs.
 [ "${SYSTEMD_HOST:-1}" = 0 ] ||
 	suite light systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
-[ "${INIT_E2E:-1}" = 0 ] || suite heavy init-e2e "$TOP/scripts/init-e2e.sh"
-# checkpatch, kernel-doc, sysctl docs, Sphinx, W=1/sparse on the series: a
-# build on both cores, at the lowest priority so that the guest beside it
-# keeps its share.
 [ "${LINT:-1}" = 0 ] || suite heavy lint nice -n 19 "$TOP/scripts/lint.sh"
+# second: the second round's tasks; without the families, they join the first.
+second() {
+	for k in $BACKPORTS; do
+		guest_suites "$k" qemu backport
+	done
+	[ "${INIT_E2E:-1}" = 0 ] || suite light init-e2e "$TOP/scripts/init-e2e.sh"
+}
+[ "${SYSTEMD_E2E:-1}" = 1 ] || second
 log "running the suites: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones (logs: ${LOGS#"$TOP"/}/)"
 run_lanes
-
-# Then the systemd end-to-end families, one per systemd version, alone:
-# they time the boot (the plugin's report after startup's end),
-# and a guest beside them that runs late or hangs would skew that.  One
-# cost pair per family (its ordering check; what the plugin costs in time
-# is make bench's to say, from many boots): E2E_COST_BOOTS for more.
 if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
 	for s in ${E2E_SUITES:-bookworm sid}; do
-		suite heavy "systemd-e2e-$s" env E2E_SUITES="$s" E2E_COST_BOOTS="${E2E_COST_BOOTS:-1}" \
+		suite heavy "systemd-e2e-$s" env E2E_SUITES="$s" E2E_COST_BOOTS="${E2E_COST_BOOTS:-0}" \
 			"$TOP/scripts/systemd-e2e.sh"
 	done
-	log "running the systemd end-to-end families, one at a time"
+	second
+	log "running the systemd end-to-end families beside the backports and the other inits: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones"
 	run_lanes
 fi
 
