@@ -46,6 +46,13 @@
 #                 lazy:reported: the series against Android's line (the knobs
 #                 without cgroup_favordynmods) and, with lazy callbacks,
 #                 against the knobs
+#   i262:cleared, i262:fdm  workload 13, the headline on the lean series,
+#                 with i262:stock, i262:expedited, i262:reported and
+#                 lazy:stock, lazy:reported: cleared is rcu_expedited=1
+#                 cleared by bench-knobs.service after default.target
+#                 (OpenShift's line), expedited rcu_expedited=1 never
+#                 cleared (Android's), fdm the report with
+#                 cgroup_favordynmods=1 (bench/prereg-headline.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -62,7 +69,7 @@
 # into bench/results-native/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
-# workloads 1 and 2, which share boots; 6 to 9 and 11 each run on
+# workloads 1 and 2, which share boots; 6 to 9 and 11 to 13 each run on
 # their own: WORKLOADS=6); SEED= schedule seed (default: time); FORKS=2000;
 # BENCH_WORK=build/bench (logs);
 # BENCH_OUT=bench/results (a run with fewer boots or workloads:
@@ -95,6 +102,8 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 11 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-native}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 12 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-static}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 13 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-headline}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -124,7 +133,9 @@ SD6="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
 declare -A ARM=([stock]="" [reported]="user_booted_reported"
 	[knobs]="rcupdate.rcu_expedited=1 cgroup_favordynmods=true systemd.wants=bench-knobs.service"
 	[expedited]="rcupdate.rcu_expedited=1"
-	[android]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service")
+	[android]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service"
+	[cleared]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service"
+	[fdm]="user_booted_reported cgroup_favordynmods=1")
 ICOUNT="-icount shift=0,sleep=off"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
@@ -143,7 +154,7 @@ declare -A APPEND=(
 # initramfs): an asynchronous disk read would let the idle guest's virtual
 # clock jump to its next timer, by an amount that depends on the host.
 RAM6="rdinit=/lib/systemd/systemd systemd.wants=user-booted-e2e.service"
-for a in stock reported knobs expedited android; do
+for a in stock reported knobs expedited android cleared fdm; do
 	for f in s262 s252; do APPEND[$f:$a]="$SD6 $STACKTRACE bench.after=5 ${ARM[$a]}"; done
 	for f in i262 i252; do APPEND[$f:$a]="$RAM6 $STACKTRACE ${ARM[$a]}"; done
 done
@@ -195,8 +206,9 @@ for w in $WORKLOADS; do
 	   done ;;
 	8) kinds+=(ifork:stock ifork:reported ifork:favordynmods) ;;
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
+	13) kinds+=(i262:stock i262:cleared i262:expedited i262:reported i262:fdm lazy:stock lazy:reported) ;;
 	11) kinds+=(n257:stock n257:knobs n257:waiting n257:installed n257:plugin n257:native) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12" ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -334,6 +346,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 9 ] && prereg=bench/prereg-knobs.json
 	[ "$WORKLOADS" = 11 ] && prereg=bench/prereg-native.json
 	[ "$WORKLOADS" = 12 ] && prereg=bench/prereg-plugin-static.json
+	[ "$WORKLOADS" = 13 ] && prereg=bench/prereg-headline.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note kernel_version "$(file -b "$WORK/bzImage" | sed -n 's/.*version \([^,]*\),.*/\1/p')"
@@ -514,6 +527,8 @@ elif [ "$WORKLOADS" = 8 ]; then
 	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 9 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 13 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-headline.json" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 11 ]; then
 	$PY "$TOP/bench/analyze_native.py" "$WORK" "$OUT"
 else
