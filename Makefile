@@ -45,7 +45,7 @@ run: kernel guest-bin
 	sed -n '/^demo:/p;/^ok /p;/^not ok/p;/== timeline/,/UB-VERDICT/p' $(B)/demo.log | grep -v UB-VERDICT; \
 	echo "full console log: $(B)/demo.log"; exit $$rc
 
-# The inner loop (README): rebuild what an edit touched, boot one guest
+# The inner loop (scripts/README.md): rebuild what an edit touched, boot one guest
 # script: make guest T=boot-reported [FLAVOUR=debug] [KERNEL=6.12].
 FLAVOUR ?= qemu
 guest: tree guest-bin
@@ -77,7 +77,7 @@ bench: setup
 
 # PID 1 reports the end of boot itself (systemd-plugin/native/): build
 # Debian's systemd with the patch (SYSTEMD_SUITE=sid, or trixie), boot it.
-# Not part of make test (about 25 min on a fresh machine; README).
+# Not part of make test (about 25 min on a fresh machine; scripts/README.md).
 systemd-native: kernel
 	@scripts/systemd-native.sh
 

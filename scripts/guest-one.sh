@@ -1,7 +1,7 @@
 #!/bin/bash
 # The inner loop: boot one guest script on the flavour's kernel, as make test
 # would, and show its TAP lines.  make guest T=NAME [FLAVOUR=debug] [KERNEL=6.12]
-# builds what an edit touched first (README "The inner loop").
+# builds what an edit touched first (scripts/README.md "The inner loop").
 #   guest-one.sh FLAVOUR NAME
 set -eu
 . "$(dirname "$0")/lib.sh"

@@ -47,8 +47,8 @@ fail() {
 # own (a debug-kernel boot, KASAN: 1.2 cores; a systemd boot: 1.6); a light
 # one mostly waits on a timer (a qemu-kernel boot: 0.4-0.95).  One of each
 # at a time: more starves the guests, whose timers run on the host's clock
-# (three heavy at once broke a drivers suite and an init's boot; README
-# "What make test runs").  TEST_LANES=1: everything in one lane.
+# (three heavy at once broke a drivers suite and an init's boot;
+# scripts/README.md "What make test runs").  TEST_LANES=1: everything in one lane.
 heavy=() light=()
 # queue LANE KIND NAME COMMAND...: add a task; KIND (guest, suite) says how
 # judge() reads its result.
@@ -174,7 +174,7 @@ log "building the kernels (log: ${LOGS#"$TOP"/}/build.log; a fresh machine takes
 flavours=qemu targets="kernel guest-bin"
 [ "${DEBUG_KERNEL:-1}" = 0 ] || flavours="qemu debug" targets="$targets kernel-debug"
 build_ok=1
-# build KERNEL TARGET: one make target, timed (README "Timings").
+# build KERNEL TARGET: one make target, timed (scripts/README.md "Timings").
 build() {
 	local t0=$SECONDS
 	[ $build_ok = 1 ] || return 0
@@ -205,7 +205,7 @@ echo "# setup, kernels and images: $SECONDS s"
 # of the series another debug boot does not reach already (the stock path,
 # a second knob around the same report).  "# kernels:" limits a script to
 # some kernels.  The backports in BACKPORTS boot only the scripts that
-# their per-version deltas (README "Kernels") can break: "# backports: no"
+# their per-version deltas (scripts/README.md "Kernels") can break: "# backports: no"
 # marks the others (KERNEL=6.12 make test boots them all).
 flavours_of() { sed -n 's/^# flavour: //p' "$1" | grep . || echo "qemu debug"; }
 runs_on() { ! grep -q '^# kernels:' "$1" || sed -n 's/^# kernels: //p' "$1" | grep -qw "$2"; }
