@@ -141,6 +141,33 @@ def ms(v):
     return "%+.1f ms" % (v * 1e3) if v == v else "n/a"
 
 
+def reading(tid, test, bound, d, med, lo, hi, hl, sig):
+    """Lines that say what a paired verdict rests on: a LOSES's spread of
+    paired differences, a MET on the median alone where the CI is several
+    times the bound, a NOT MET where the unpaired estimate is within it."""
+    out = []
+    if sig == "LOSES" and len(d):
+        srt = np.sort(d)
+        out.append("- %s LOSES (plugin slower in %d of %d rounds, median d %s), and the paired differences run "
+                   "from %s to %s: the two largest %s and %s, the next %s. The median does not bound what a "
+                   "single boot can cost." % (
+                       tid, int(np.sum(d > 0)), len(d), ms(med), ms(srt[0]), ms(srt[-1]), ms(srt[-1]), ms(srt[-2]),
+                       ms(srt[-3])))
+    if test == "equivalence" and bound:
+        far = max(abs(lo), abs(hi))
+        met, equiv = abs(med) <= bound, -bound <= lo and hi <= bound
+        if met and not equiv and far > bound:
+            out.append("- %s is MET on the median alone: its CI (%s to %s) reaches %.1f times the +-%.1f s bound. "
+                       "That is no evidence of no cost; only EQUIVALENT (the whole CI within the bound) would be." % (
+                           tid, ms(lo), ms(hi), far / bound, bound))
+        elif not met and abs(hl) <= bound:
+            out.append("- %s is NOT MET on the same weak point: the paired median d is %s, but the unpaired "
+                       "Hodges-Lehmann difference only %s, within the +-%.1f s bound, and the CI (%s to %s) spans "
+                       "both. It shows neither a cost nor its absence." % (tid, ms(med), ms(hl), bound, ms(lo),
+                                                                          ms(hi)))
+    return out
+
+
 def cmd_report(out):
     pre, prereg_name = prereg_of(out)
     alpha = pre["alpha"]
@@ -171,7 +198,7 @@ def cmd_report(out):
             ps[(fam, metric)] = A.wilcoxon_p(d)
     adj = A.holm(ps)
     n_reg = pre["boots_per_arm"]
-    verdicts = []
+    verdicts, readings = [], []
     for fam, title in FAMILIES.items():
         fr = [r for r in rows if r["family"] == fam]
         w("## %s\n" % title)
@@ -213,6 +240,7 @@ def cmd_report(out):
                 equiv = lo == lo and -b <= lo and hi <= b
                 verdict = "%s: %s%s; %s%s" % (tid, "MET" if met else "NOT MET", " (EQUIVALENT)" if equiv else "",
                                               sig, short(len(d), n_reg))
+            readings.extend(reading(tid, test_of[tid], bound_of[tid], d, med, lo, hi, hl, sig))
             verdicts.append((tid, "%s: median d %s (CI %s to %s; plugin slower in %d of %d rounds, Holm p %s)" % (
                 verdict, ms(med), ms(lo), ms(hi), int(np.sum(d > 0)), len(d), A.fmt_p(p_adj))))
             w("| %s | %d | %s | %s to %s (%s) | %d of %d | %s | %s | %s (%s to %s) | %s | %s |" % (
@@ -246,6 +274,12 @@ def cmd_report(out):
         v = [x[1] for x in verdicts if x[0] == t["id"]]
         w("- %s  \n  registered: %s" % (v[0] if v else "%s: no data" % t["id"], t["text"]))
     w("")
+    if readings:
+        w("## Reading the verdicts (not registered)\n")
+        w("The verdicts above are the registered rule's, unchanged. What they do not say by themselves "
+          "(the audit of 2 December, section 3, items 3 and 6):\n")
+        L.extend(readings)
+        w("")
     # The verdicts first, where a reader starts.
     top = L.index("## %s\n" % next(iter(FAMILIES.values()))) if ("## %s\n" % next(iter(FAMILIES.values()))) in L \
         else len(L)
