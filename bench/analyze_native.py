@@ -94,10 +94,26 @@ def cmd_report(out):
       "one against waiting the reporter alone. The knobs arm's unit (`bench-knobs.service`, a oneshot after "
       "default.target) runs inside startup: its FINISH and STARTUP include it (its own time per boot below, "
       "`knobs_unit_s`).\n")
-    _, summary, table = A.paired_targets(pre, {FAMILY: rows}, FAMILY, diff=True)
+    res, summary, table = A.paired_targets(pre, {FAMILY: rows}, FAMILY, diff=True)
     summary += [lag_verdict(t, rows, pre["boots_per_arm"]) for t in pre["targets"] if t["test"] == "all_within"]
     L.extend(A.summary_lines(summary) +
              A.targets_lines(pre, table, "## Targets (paired by round, d = x - y in seconds)\n"))
+    # MET on the median alone (the audit of 2 December, section 3, item 6).
+    weak = []
+    for t in pre["targets"]:
+        if t["test"] != "equivalence" or not len(res.get(t["id"], ((), (), ()))[1]):
+            continue
+        _, x, y = res[t["id"]]
+        med, lo, hi, _ = A.median_ci(x - y)
+        b = t["bound"]
+        if abs(med) <= b and not (-b <= lo and hi <= b):
+            weak.append("%s (%s - %s: median d %+.1f ms, CI %+.1f to %+.1f ms, %.1f times the +-%.0f ms bound)" % (
+                t["id"], t["x"], t["y"], med * 1e3, lo * 1e3, hi * 1e3, max(abs(lo), abs(hi)) / b, b * 1e3))
+    if weak:
+        w("Reading the verdicts (not registered): MET judges the median alone. Where it is MET but not shown "
+          "equivalent, the CI passes the bound, and the MET is no evidence that the arms differ by less than the "
+          "bound; only EQUIVALENT (the whole CI within it) would be. "
+          "That applies to: " + "; ".join(weak) + ".\n")
     w("## Every metric per arm (not registered)\n")
     w("| metric | " + " | ".join("%s: median (95%% CI), n" % a for a in arms) + " |")
     w("| --- |" + " --- |" * len(arms))

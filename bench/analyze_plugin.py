@@ -158,7 +158,8 @@ def reading(tid, test, bound, d, med, lo, hi, hl, sig):
         met, equiv = abs(med) <= bound, -bound <= lo and hi <= bound
         if met and not equiv and far > bound:
             out.append("- %s is MET on the median alone: its CI (%s to %s) reaches %.1f times the +-%.1f s bound. "
-                       "That is no evidence of no cost; only EQUIVALENT (the whole CI within the bound) would be." % (
+                       "That is no evidence that the plugin costs less than the bound; only EQUIVALENT (the whole "
+                       "CI within it) would be." % (
                            tid, ms(lo), ms(hi), far / bound, bound))
         elif not met and abs(hl) <= bound:
             out.append("- %s is NOT MET on the same weak point: the paired median d is %s, but the unpaired "
