@@ -662,9 +662,26 @@ def plot_sequence(path, tables):
     return True
 
 
+def committed_log(work, out, log):
+    """A console log's path relative to OUT, where it is committed: the log
+    itself if it lies under OUT, else the xz copy bench/run.sh keeps in
+    OUT/logs/WORK/logs/.  Unchanged (WORKDIR's own path) if neither exists:
+    then the log is not in the repository."""
+    for p in (os.path.join(work, log), os.path.join(out, "logs", os.path.basename(os.path.normpath(work)), log)):
+        for q in (p, p + ".xz"):
+            rel = os.path.relpath(q, out)
+            if os.path.exists(q) and not rel.startswith(".."):
+                return rel
+    return log
+
+
 def keep_runs(work, out, runs):
     """An analyzer's record of its run: runs.csv (statuses as judged) and
-    setup.txt, next to the CSVs."""
+    setup.txt, next to the CSVs.  Its log paths point at the committed
+    copies, relative to OUT, where there are any."""
+    for r in runs:
+        if r.get("log"):
+            r["log"] = committed_log(work, out, r["log"])
     write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
     shutil.copy(os.path.join(work, "setup.txt"), os.path.join(out, "setup.txt"))
 

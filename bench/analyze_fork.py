@@ -62,6 +62,8 @@ def cmd_parse(work, out):
             r["status"] = "unparsed"
             continue
         rows.append(dict(p, seq=r["seq"], round=r["round"], arm=arm, wall_s=r["wall_s"], log=r["log"]))
+    for row in rows:  # where the log is committed, relative to OUT
+        row["log"] = A.committed_log(work, out, row["log"])
     A.write_csv(os.path.join(out, "fork.csv"), rows, FIELDS)
     A.keep_runs(work, out, runs)
 

@@ -56,6 +56,8 @@ def cmd_parse(work, out):
             continue
         rows.append(dict(P.boot_row(r, family, arm, p), generators_s=round((g1 - g0) / 1e6, 6),
                          knobs_unit_s=knobs_unit_s(os.path.join(work, r["log"]))))
+    for row in rows:  # where the log is committed, relative to OUT
+        row["log"] = A.committed_log(work, out, row["log"])
     A.write_csv(os.path.join(out, "native.csv"), rows, FIELDS)
     A.keep_runs(work, out, runs)
 

@@ -111,6 +111,8 @@ def cmd_parse(work, out):
             r["status"] = "unparsed"
             continue
         rows.append(boot_row(r, family, arm, p))
+    for row in rows:  # where the log is committed, relative to OUT
+        row["log"] = A.committed_log(work, out, row["log"])
     A.write_csv(os.path.join(out, "plugin.csv"), rows, FIELDS)
     A.keep_runs(work, out, runs)
 

@@ -178,10 +178,11 @@ def parse_stack_log(path):
 
 def cmd_parse(works, out):
     os.makedirs(out, exist_ok=True)
-    runs, setup = [], []
+    runs, setup, where = [], [], {}
     for i, work in enumerate(works):
         for r in csv.DictReader(open(os.path.join(work, "runs.csv"))):
             r["seq"] = str(int(r["seq"]) + 100000 * i)
+            where[r["seq"]] = (work, r["log"])
             r["log"] = os.path.join(work, r["log"])
             runs.append(r)
         tag = "" if len(works) == 1 else os.path.basename(os.path.normpath(work)) + "."
@@ -230,7 +231,11 @@ def cmd_parse(works, out):
     if lazy_funcs:
         A.write_csv(os.path.join(out, "lazy_funcs.csv"), lazy_funcs, ["seq", "arm", "func", "n", "med_ms"])
     for r in runs:
-        r["log"] = os.path.relpath(r["log"], os.path.dirname(A.HERE))
+        # The committed copy relative to OUT where there is one; else the
+        # path relative to the repository (then the log is not committed).
+        work, log = where[r["seq"]]
+        rel = A.committed_log(work, out, log)
+        r["log"] = rel if rel != log else os.path.relpath(r["log"], os.path.dirname(A.HERE))
     A.write_csv(os.path.join(out, "runs.csv"), runs, runs[0].keys() if runs else ["seq"])
     # One systemd_version row over all runs, as the other reports have.
     versions = sorted({l.split(": ", 1)[0].rsplit("_", 1)[1] + " " + l.split(": ", 1)[1].strip()
