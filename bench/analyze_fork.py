@@ -157,7 +157,8 @@ def cmd_report(out):
         p_mean = stats.wilcoxon(np.log(mean_r)).pvalue
         w("- **AFTER-FORK's BEATS is no gain: read it as EQUIVALENT, a %.1f %% difference of unknown origin.** "
           "After the report the reported arm runs the same fork and exit code as stock (the cgroup "
-          "subscriber's readers are back on rcu_sync's fast path; stock never left it), so there is no "
+          "subscriber's readers are back on rcu_sync's fast path, where stock's have been since init "
+          "started), so there is no "
           "mechanism by which the feature could make fork+exit faster. The registered rule gives BEATS because "
           "reported's per-boot median was lower in %d of %d rounds (median ratio %.4f, CI reaching %.4f), and "
           "MET (EQUIVALENT) because that whole CI lies within the registered 1 +- 0.02. The mean per fork+exit "
