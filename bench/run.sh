@@ -349,6 +349,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 13 ] && prereg=bench/prereg-headline.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
+	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
 	note kernel_version "$(file -b "$WORK/bzImage" | sed -n 's/.*version \([^,]*\),.*/\1/p')"
 	note initramfs "sha1 $(sha1sum <"$WORK/initramfs.cpio.gz" | cut -d' ' -f1) (scripts/initramfs.sh qemu: busybox, scripts/guest/*.sh, build/guest-bin/*, modules)"
 	for c in CONFIG_HZ CONFIG_PREEMPT CONFIG_PREEMPT_VOLUNTARY CONFIG_PREEMPT_NONE CONFIG_PREEMPT_RCU \

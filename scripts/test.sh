@@ -46,9 +46,11 @@ fail() {
 # a host-side suite).  A heavy task keeps most of the two cores busy on its
 # own (a debug-kernel boot, KASAN: 1.2 cores; a systemd boot: 1.6); a light
 # one mostly waits on a timer (a qemu-kernel boot: 0.4-0.95).  One of each
-# at a time: more starves the guests, whose timers run on the host's clock
-# (three heavy at once broke a drivers suite and an init's boot;
-# scripts/README.md "What make test runs").  TEST_LANES=1: everything in one lane.
+# at a time where timing bounds are judged: more starves the guests, whose
+# timers run on the host's clock (three heavy at once broke a drivers suite
+# and an init's boot; scripts/README.md "What make test runs").  The second
+# round runs two guests whose bounds only order events (see there).
+# TEST_LANES=1: everything in one lane.
 heavy=() light=()
 # queue LANE KIND NAME COMMAND...: add a task; KIND (guest, suite) says how
 # judge() reads its result.
@@ -186,7 +188,7 @@ build() {
 { for k in $BACKPORTS; do KERNEL=$k "$TOP/scripts/tree.sh" >/dev/null || exit; done; } > "$LOGS/trees.log" 2>&1 &
 trees=$!
 for t in $targets; do build "$KERNEL" "$t"; done
-wait "$trees" || tail -n 5 "$LOGS/trees.log" # the build says what failed
+wait "$trees" || { echo "# the backports' trees failed (the build tries again):"; tail -n 5 "$LOGS/trees.log"; }
 for k in $BACKPORTS; do build "$k" kernel; done
 if [ $build_ok = 0 ]; then
 	tail -n 30 "$LOGS/build.log"
@@ -241,24 +243,26 @@ guest_suites "$KERNEL" "$flavours"
 # keeps its share), the light lane the base kernel's qemu boots and
 # the host-side suites.  Then the heavy lane has the systemd end-to-end
 # families, one per systemd version, and the light lane the backports'
-# boots and the other inits' recipes (a real root filesystem each, as the
-# systemd families boot): the families' bounds only order events (how
-# soon the report comes is make bench's to say), so a guest beside them
-# skews nothing they judge, and the debug boots' bounds keep the light
-# lane beside them that they were drawn for.  The families' cost pair (the
+# boots and the other inits' recipes: both the families' and init-e2e's
+# bounds only order events (how soon the report comes is make bench's to
+# say), so the two heavy guests side by side skew nothing they judge, and
+# the debug boots' bounds keep the light lane beside them that they were
+# drawn for.  The families' cost pair (the
 # service against masked, not judged) is make bench's (workload 12):
 # E2E_COST_BOOTS=N adds N pairs.
 [ "${SYSTEMD_HOST:-1}" = 0 ] ||
 	suite light systemd-host "$TOP/systemd-plugin/tests/run-host-tests.sh"
 [ "${LINT:-1}" = 0 ] || suite heavy lint nice -n 19 "$TOP/scripts/lint.sh"
-# second: the second round's tasks; without the families, they join the first.
+# second LANE: the second round's tasks, init-e2e in LANE; without the
+# families they join the first, init-e2e in the heavy lane (beside a debug
+# boot's timing bounds, it would be a second heavy task).
 second() {
 	for k in $BACKPORTS; do
 		guest_suites "$k" qemu backport
 	done
-	[ "${INIT_E2E:-1}" = 0 ] || suite light init-e2e "$TOP/scripts/init-e2e.sh"
+	[ "${INIT_E2E:-1}" = 0 ] || suite "$1" init-e2e "$TOP/scripts/init-e2e.sh"
 }
-[ "${SYSTEMD_E2E:-1}" = 1 ] || second
+[ "${SYSTEMD_E2E:-1}" = 1 ] || second heavy
 log "running the suites: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones (logs: ${LOGS#"$TOP"/}/)"
 run_lanes
 if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
@@ -266,7 +270,7 @@ if [ "${SYSTEMD_E2E:-1}" = 1 ]; then
 		suite heavy "systemd-e2e-$s" env E2E_SUITES="$s" E2E_COST_BOOTS="${E2E_COST_BOOTS:-0}" \
 			"$TOP/scripts/systemd-e2e.sh"
 	done
-	second
+	second light
 	log "running the systemd end-to-end families beside the backports and the other inits: ${#heavy[@]} heavy tasks beside ${#light[@]} light ones"
 	run_lanes
 fi

@@ -8,6 +8,11 @@
 # rebuilds what an edit touched.  KERNEL=6.12 or 6.1 assembles that backport.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# One assembly of a tree at a time (make test prepares the backports' in the
+# background; an interrupted run's may still be going).
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.tree-lock-$KERNEL"
+flock 9
 
 # The author matches the Signed-off-by: placeholder of series/*.txt, which
 # checkpatch requires (scripts/lint.sh).
