@@ -1,5 +1,7 @@
-# Android's pattern: boot with rcupdate.rcu_expedited=1 and have init write
-# 0 to /sys/kernel/rcu_expedited at boot completion.  The knob is the
+# OpenShift's pattern (the script's name is older): boot with
+# rcupdate.rcu_expedited=1 and write 0 to /sys/kernel/rcu_expedited once
+# booted (Android keeps rcu_expedited=1 for good or never clears it: the
+# boot-rcu-android suite).  The knob is the
 # admin's expediting only: while userspace boots RCU's boot mode still
 # expedites, and the report ends that.
 # append: user_booted_reported rcupdate.rcu_expedited=1

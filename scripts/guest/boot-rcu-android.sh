@@ -1,4 +1,5 @@
-# rcupdate.rcu_expedited=1 (Android) keeps expediting after userspace boot.
+# rcupdate.rcu_expedited=1 (Android's line: kept for good or never cleared)
+# keeps expediting after userspace boot.
 # append: user_booted_reported rcupdate.rcu_expedited=1
 # backports: no (make test: the RCU patch differs on a backport only in its
 # housekeeping check, which the isolcpus suites run there)
