@@ -124,7 +124,8 @@ def cmd_report(out, prereg):
           "arm these waits are expedited grace periods, so the last column is what one expedited grace period "
           "costs a migration in a real boot under -icount: far more than the 0.0171 ms of an idle guest "
           "(bench/results-stack/iboot.csv, arm C), where no other CPU has to be interrupted. The cgroup "
-          "subscriber of earlier versions of the series, like cgroup_favordynmods, removes the waits altogether; the whole boot's wait (the GP targets above) also holds "
+          "subscriber of earlier versions of the series, like cgroup_favordynmods, removes the waits "
+          "altogether; the whole boot's wait (the GP targets above) also holds "
           "every other caller's, which vary more from boot to boot.\n")
         w("| arm | boots | summed wait, median | waits, median | median sum / median count |")
         w("| --- | --- | --- | --- | --- |")
