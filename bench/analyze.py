@@ -54,7 +54,7 @@ def kv(s):
 RCU_RE = re.compile(r"rcu: userspace boot \(ended: (\w+)\) waited for (\d+) RCU/SRCU grace periods, "
                     r"(\d+) expedited, (\d+) ms in all; init waited for (\d+), (\d+) ms")
 END_RE = re.compile(r"\[ *([0-9.]+)\] user_booted: userspace boot ended \((\w+)\) ([0-9.]+) s after "
-                    r"init launch, by (.*)\[\d+\]; (\d+) subscribers told in (\d+) us")
+                    r"init launch, by (.*)\[\d+\]; (?:(\d+) )?subscribers told in (\d+) us")
 INIT_RE = re.compile(r"\[ *([0-9.]+)\] Run /init as init process")
 PHASE_RE = re.compile(r"\[ *([0-9.]+)\] bench: phase=(\w+)")
 
@@ -106,7 +106,7 @@ def parse_bench_log(path):
             m = END_RE.search(body)
             if m:
                 row.update(end_ts=float(m[1]), end_reason=m[2], end_after_launch_s=float(m[3]),
-                           end_by=m[4], subscribers=int(m[5]), told_us=int(m[6]))
+                           end_by=m[4], subscribers=int(m[5]) if m[5] else None, told_us=int(m[6]))
             m = INIT_RE.search(body)
             if m:
                 row["init_launch_s"] = float(m[1])
@@ -151,7 +151,7 @@ def parse_systemd_log(path):
             m = END_RE.search(line)
             if m and "end_reason" not in row:
                 row.update(end_reason=m[2], end_after_launch_s=float(m[3]), end_by=m[4],
-                           subscribers=int(m[5]), told_us=int(m[6]))
+                           subscribers=int(m[5]) if m[5] else None, told_us=int(m[6]))
             continue
         body = line.split("E2E| ", 1)[1]
         if "=" not in body:
@@ -166,7 +166,7 @@ def parse_systemd_log(path):
             m = END_RE.search(v)
             if m:
                 row.update(end_reason=m[2], end_after_launch_s=float(m[3]), end_by=m[4],
-                           subscribers=int(m[5]), told_us=int(m[6]))
+                           subscribers=int(m[5]) if m[5] else None, told_us=int(m[6]))
             m = RCU_RE.search(v)
             if m:
                 row.update(rcu_waits=int(m[2]), rcu_waits_exp=int(m[3]), rcu_wait_ms=int(m[4]),

@@ -33,21 +33,17 @@ static const char * const reason_names[] = {
 static void user_booted_end(struct user_booted_state *s, enum user_booted_reason reason)
 {
 	u64 start = ktime_get_ns(), since = start - s->launch_ns;
-	struct notifier_block *nb;
-	unsigned int n = 0;
 	u32 ns;
 
 	lockdep_assert_held(&s->lock);
 	if (s->reason)
 		return;
 	s->reason = reason;
-	cancel_delayed_work(&s->timeout_work);
-	for (nb = s->chain.head; nb; nb = nb->next)
-		n++;
+	cancel_delayed_work(&s->timeout_work);	/* a running one finds s->reason */
 	/* NOTIFY_STOP would hide the event from the rest: not allowed. */
 	WARN_ONCE(raw_notifier_call_chain(&s->chain, reason, NULL) & NOTIFY_STOP_MASK,
 		  "user_booted: a subscriber returned NOTIFY_STOP\n");
-	RAW_INIT_NOTIFIER_HEAD(&s->chain);	/* nothing left to dangle */
+	RAW_INIT_NOTIFIER_HEAD(&s->chain);	/* told: nothing is kept */
 	smp_store_release(&s->booted, true);	/* pairs with user_booted() */
 	trace_user_booted(reason, s->launched ? since : 0);
 	if (reason == USER_BOOTED_TIMEOUT)
@@ -56,9 +52,9 @@ static void user_booted_end(struct user_booted_state *s, enum user_booted_reason
 	since = div_u64_rem(since, NSEC_PER_SEC, &ns);
 	/* Nothing new at info level unless init was asked to report. */
 	if (s->report_expected && s->launched)
-		pr_info("userspace boot ended (%s) %llu.%03u s after init launch, by %s[%d]; %u subscribers told in %llu us\n",
+		pr_info("userspace boot ended (%s) %llu.%03u s after init launch, by %s[%d]; subscribers told in %llu us\n",
 			reason_names[reason], since, ns / (u32)NSEC_PER_MSEC,
-			current->comm, task_pid_nr(current), n,
+			current->comm, task_pid_nr(current),
 			div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
 	proc_sys_poll_notify(&s->poll);	/* last: pollers find the log line */
 }
@@ -69,8 +65,7 @@ VISIBLE_IF_KUNIT void user_booted_timeout_fn(struct work_struct *work)
 						   struct user_booted_state, timeout_work);
 
 	mutex_lock(&s->lock);
-	if (!delayed_work_pending(&s->timeout_work))	/* not re-armed meanwhile */
-		user_booted_end(s, USER_BOOTED_TIMEOUT);
+	user_booted_end(s, USER_BOOTED_TIMEOUT);
 	mutex_unlock(&s->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_timeout_fn);
@@ -84,26 +79,16 @@ static struct user_booted_state ub = {	/* the system's; KUnit makes its own */
 	.report_expected = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED),
 };
 
-/* (Re)arm the fallback: timeout_secs of awake time after launch, or now. */
-static void user_booted_arm(struct user_booted_state *s)
-{
-	unsigned long now = jiffies, end = s->launch_jiffies + secs_to_jiffies(s->timeout_secs);
-
-	lockdep_assert_held(&s->lock);
-	if (s->launched && !s->reason)
-		mod_delayed_work(system_unbound_wq, &s->timeout_work,
-				 time_after(end, now) ? end - now : 0);
-}
-
 VISIBLE_IF_KUNIT void user_booted_state_launch(struct user_booted_state *s)
 {
 	mutex_lock(&s->lock);
 	s->launched = true;
 	s->launch_ns = ktime_get_ns();
-	s->launch_jiffies = jiffies;
 	if (!s->report_expected)
 		user_booted_end(s, USER_BOOTED_UNREPORTED);
-	user_booted_arm(s);
+	else if (!s->reason)	/* the fallback: awake time after launch */
+		queue_delayed_work(system_dfl_wq, &s->timeout_work,
+				   secs_to_jiffies(s->timeout_secs));
 	mutex_unlock(&s->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_state_launch);
@@ -164,10 +149,14 @@ EXPORT_SYMBOL_GPL(user_booted_report_expected);
  * user_booted_register_notifier() - be told when userspace boot ends
  * @nb: its callback gets an &enum user_booted_reason (for messages) as @action
  *
- * Called once, in process context, may sleep, under the core's mutex; when a
- * sleep ends boot, also under system_transition_mutex and the PM chain's rwsem:
- * no (un)registering here or with PM, no lock_system_sleep(), no sysctl write,
- * no waiting on user_booted_defer() callers.  Late: called at once, not added.
+ * Called once, in process context, may sleep.  While userspace boots @nb is
+ * added and called when boot ends, one subscriber at a time under the core's
+ * mutex (when a sleep ends boot, also under system_transition_mutex and the
+ * PM chain's rwsem): no (un)registering here or with PM, no
+ * lock_system_sleep(), no sysctl write, no waiting on user_booted_defer()
+ * callers.  Once boot has ended @nb is called at once from the registering
+ * task, without that mutex, possibly beside other late registrants, and is
+ * not added.  A module must unregister before it is unloaded.
  * Return: 0, -EEXIST if @nb is registered, -EOPNOTSUPP without the core.
  */
 int user_booted_register_notifier(struct notifier_block *nb)
@@ -236,6 +225,11 @@ static int user_booted_sysctl(const struct ctl_table *table, int dir,
 	return ret;
 }
 
+/*
+ * The fallback is fixed before init runs (the command line's
+ * sysctl.kernel.user_booted_timeout=, or the Kconfig default): afterwards a
+ * write is refused, so that nothing but init's report ends boot early.
+ */
 VISIBLE_IF_KUNIT int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
 						void *buffer, size_t *lenp, loff_t *ppos)
 {
@@ -245,16 +239,19 @@ VISIBLE_IF_KUNIT int user_booted_timeout_sysctl(const struct ctl_table *table, i
 		.extra1 = table->extra1, .extra2 = table->extra2 };
 	int ret;
 
-	if (SYSCTL_USER_TO_KERN(dir) && !user_booted_may_write())
+	if (SYSCTL_KERN_TO_USER(dir))
+		return proc_douintvec_minmax(&t, dir, buffer, lenp, ppos);
+	if (!user_booted_may_write())
 		return -EPERM;
-	ret = proc_douintvec_minmax(&t, dir, buffer, lenp, ppos);
-	if (ret || SYSCTL_KERN_TO_USER(dir))
-		return ret;
 	mutex_lock(&s->lock);
-	WRITE_ONCE(s->timeout_secs, secs);
-	user_booted_arm(s);
+	if (s->launched)
+		ret = -EBUSY;
+	else
+		ret = proc_douintvec_minmax(&t, dir, buffer, lenp, ppos);
+	if (!ret)
+		WRITE_ONCE(s->timeout_secs, secs);
 	mutex_unlock(&s->lock);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_timeout_sysctl);
 

@@ -17,11 +17,11 @@
  * @lock: serialises everything below, and is held while subscribers are
  *	told, so that each is told exactly once and before the end returns
  * @chain: the subscribers; emptied once they are told
- * @timeout_work: the fallback, armed only while init is expected to report
+ * @timeout_work: the fallback, armed at launch if init is to report
  * @poll: wakes pollers of kernel.user_booted
  * @launch_ns: ktime_get_ns() at init launch
- * @launch_jiffies: jiffies at init launch, for the fallback (awake time)
- * @timeout_secs: the fallback's timeout; written under @lock, read without
+ * @timeout_secs: the fallback's timeout, fixed at launch; written under
+ *	@lock before it, read without
  * @report_expected: init is to write kernel.user_booted
  * @launched: init has been launched
  * @reason: why boot ended, 0 while booting; set once
@@ -33,7 +33,6 @@ struct user_booted_state {
 	struct delayed_work timeout_work;
 	struct ctl_table_poll poll;
 	u64 launch_ns;
-	unsigned long launch_jiffies;
 	unsigned int timeout_secs;
 	bool report_expected;
 	bool launched;

@@ -59,6 +59,8 @@ static struct counting_nb *new_nb(struct kunit *test, struct user_booted_state *
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->nb.notifier_call = counting_call;
 	c->s = s;
+	/* Actions run in reverse: no fallback may fire once @c is freed. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cancel_fallback, s), 0);
 	return c;
 }
 
@@ -70,11 +72,12 @@ static struct counting_nb *subscribe(struct kunit *test, struct user_booted_stat
 	return c;
 }
 
-/* Through the sysctl's own handler, as /etc/sysctl.d would. */
+/* Through the sysctl's own handler, as do_sysctl_args() would. */
 static int write_timeout(struct user_booted_state *s, const char *val)
 {
+	static unsigned int a_day = 24 * 60 * 60;	/* as the system's table */
 	const struct ctl_table t = { .data = s, .extra1 = SYSCTL_ONE,
-				     .extra2 = SYSCTL_INT_MAX };
+				     .extra2 = &a_day };
 	char buf[16];
 	size_t len = strscpy(buf, val, sizeof(buf));
 	loff_t pos = 0;
@@ -151,28 +154,33 @@ static void timeout_ends_boot(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&s->timeout_work));
 	user_booted_state_launch(s);
 	/* As user_booted() reads it: pairs with the release in the end. */
-	while (!smp_load_acquire(&s->booted) && time_before(jiffies, t0 + 5 * HZ))
+	while (!smp_load_acquire(&s->booted) && time_before(jiffies, t0 + 60 * HZ))
 		msleep(20);
 	expect_told(test, c, USER_BOOTED_TIMEOUT);
 	KUNIT_EXPECT_GE(test, jiffies - t0, HZ);	/* never early */
 }
 
-static void timeout_written_while_booting(struct kunit *test)
+/* Set before init runs; afterwards it reads, and a write changes nothing. */
+static void timeout_fixed_at_launch(struct kunit *test)
 {
 	struct user_booted_state *s = new_state(test, true);
 	struct counting_nb *c = subscribe(test, s);
 
-	user_booted_state_launch(s);
-	s->launch_jiffies -= 10 * HZ;		/* init was launched 10 s ago */
 	KUNIT_EXPECT_EQ(test, write_timeout(s, "0"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "3600"), 0);	/* raised: still booting */
-	msleep(50);
+	KUNIT_EXPECT_EQ(test, write_timeout(s, "86401"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_timeout(s, "3600\n"), 0);
+	KUNIT_EXPECT_EQ(test, s->timeout_secs, 3600);
+	user_booted_state_launch(s);
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
+	KUNIT_EXPECT_EQ(test, write_timeout(s, "1"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, write_timeout(s, "0"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, s->timeout_secs, 3600);
+	msleep(1500);				/* past what "1" would have armed */
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 0);
 	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
-	KUNIT_EXPECT_EQ(test, s->timeout_secs, 3600);
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "5\n"), 0);	/* below the 10 s spent: now */
-	flush_delayed_work(&s->timeout_work);
-	expect_told(test, c, USER_BOOTED_TIMEOUT);
+	user_booted_state_end(s, USER_BOOTED_REPORTED);
+	KUNIT_EXPECT_EQ(test, write_timeout(s, "60"), -EBUSY);
+	expect_told(test, c, USER_BOOTED_REPORTED);
 }
 
 /* The PM notifier's reasons: before launch a sleep ends nothing. */
@@ -229,7 +237,7 @@ static int racer_fn(void *arg)
 	else if (r->kind == 1)
 		user_booted_state_end(r->s, USER_BOOTED_SLEEP);
 	else
-		write_timeout(r->s, "1");	/* past: fires now */
+		user_booted_timeout_fn(&r->s->timeout_work.work);	/* as if it fired */
 	/* The report and the sleep return after every subscriber was told. */
 	r->booted_on_return = smp_load_acquire(&r->s->booted);
 	user_booted_state_add(r->s, &r->c.nb, false);
@@ -250,7 +258,6 @@ static void racing_ends_tell_each_subscriber_once(struct kunit *test)
 		s = new_state(test, true);
 		early = subscribe(test, s);
 		user_booted_state_launch(s);
-		s->launch_jiffies -= 10 * HZ;
 		reinit_completion(&go);
 		for (i = 0; i < NR_RACERS; i++) {
 			struct task_struct *t;
@@ -271,10 +278,9 @@ static void racing_ends_tell_each_subscriber_once(struct kunit *test)
 		complete_all(&go);
 		for (i = 0; i < NR_RACERS; i++) {
 			wait_for_completion(&r[i].done);
-			if (r[i].kind < 2)
-				KUNIT_EXPECT_TRUE(test, r[i].booted_on_return);
+			KUNIT_EXPECT_TRUE(test, r[i].booted_on_return);
 		}
-		flush_delayed_work(&s->timeout_work);
+		KUNIT_EXPECT_FALSE(test, delayed_work_pending(&s->timeout_work));
 		KUNIT_EXPECT_TRUE(test, s->booted);
 		expect_told(test, early, s->reason);
 		for (i = 0; i < NR_RACERS; i++)
@@ -287,7 +293,7 @@ static struct kunit_case user_booted_test_cases[] = {
 	KUNIT_CASE(report_ends_boot_once),
 	KUNIT_CASE(report_before_launch_ends_boot_at_once),
 	KUNIT_CASE(timeout_ends_boot),
-	KUNIT_CASE(timeout_written_while_booting),
+	KUNIT_CASE(timeout_fixed_at_launch),
 	KUNIT_CASE(sleep_ends_boot),
 	KUNIT_CASE(late_registrant_told_at_once_not_added),
 	KUNIT_CASE(racing_ends_tell_each_subscriber_once),

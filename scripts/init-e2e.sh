@@ -1,6 +1,6 @@
 #!/bin/bash
 # End-to-end test of the recipes of
-# Documentation/admin-guide/user_booted-init-systems.rst for the init systems
+# recipes/init-systems.rst for the init systems
 # other than systemd: each recipe is installed *from the document itself*
 # into a Debian root filesystem with that init, booted once with
 # build/bzImage under QEMU (user_booted_reported, fallback 300 s), and judged.
@@ -48,7 +48,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-DOC=$TOP/Documentation/admin-guide/user_booted-init-systems.rst
+DOC=$TOP/recipes/init-systems.rst
 out=$BUILD/init-e2e
 cache=$BUILD/rootfs
 mkdir -p "$out" "$cache"

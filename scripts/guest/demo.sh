@@ -7,7 +7,8 @@
 say() { echo "demo: $*"; }
 
 say "init launched; kernel.user_booted=$(cat $sysctl_path), fallback timeout $(cat ${sysctl_path}_timeout) s"
-modprobe user_booted_subscriber && say "loaded a subscriber before the end of boot"
+modprobe user_booted_sample && modprobe user_booted_subscriber &&
+	say "loaded the sample and a counting subscriber before the end of boot"
 say "userspace boot: some work, here synchronize_rcu() via membarrier(GLOBAL)"
 during=$(membarrier_lat 30) && say "  during boot: $during"
 say "reporting: echo 1 > $sysctl_path"
@@ -15,6 +16,8 @@ echo 1 > $sysctl_path
 check "kernel.user_booted reads 1 after the report" [ "$(cat $sysctl_path)" = 1 ]
 check "subscriber told exactly once" [ "$(subscriber_param told)" = 1 ]
 check "subscriber told the reason: reported" [ "$(subscriber_param last_reason)" = 2 ]
+check "the sample ended its boot mode once" \
+	[ "$(dmesg | grep -c 'user_booted_sample: userspace has booted (reason 2)')" = 1 ]
 after=$(membarrier_lat 30) && say "  after boot:  $after"
 rmmod user_booted_subscriber
 modprobe user_booted_subscriber && say "loaded a subscriber after the end of boot"
@@ -29,7 +32,7 @@ check "the report names the membarrier calls" grep -q 'waits, [0-9]* us: .*memba
 
 echo
 echo "== timeline (kernel log) =="
-dmesg | grep -E 'Run /init as init process|user_booted(_subscriber)?: ' | sed 's/^/  /'
+dmesg | grep -E 'Run /init as init process|user_booted(_subscriber|_sample)?: ' | sed 's/^/  /'
 echo
 echo "== grace-period waits of userspace boot (kprobes on synchronize_rcu/srcu, boot-rcu-waits.sh) =="
 sed 's/^/  /' /tmp/waits

@@ -20,8 +20,6 @@ klog_time() { dmesg | grep -e "$1" | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/
 in_range() { [ -n "$1" ] && awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 # minus A B: A - B with three decimals, empty if either is empty.
 minus() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
-# not COMMAND...: for check, which runs a command, not a pipeline.
-not() { ! "$@"; }
 # klog_has PATTERN: some kernel log line matches.
 klog_has() { dmesg | grep -q -e "$1"; }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }

@@ -10,5 +10,8 @@ tap_done() { [ "$tap_failed" -eq 0 ]; }
 
 sysctl_path=/proc/sys/kernel/user_booted
 subscriber_param() { cat "/sys/module/user_booted_subscriber/parameters/$1"; }
+not() { ! "$@"; }
+# not_in_log PATTERN: no kernel log line matches.
+not_in_log() { ! dmesg | grep -q -e "$1"; }
 # The kernel's own line for the end of boot.
 boot_end_line() { dmesg | grep 'user_booted: userspace boot ended' | tail -n 1; }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A user_booted subscriber: the smallest complete example, also used by the
- * selftests and the benchmark to count deliveries.
+ * A counting user_booted subscriber for this repository's guest tests and
+ * benchmark, not part of the series (samples/user_booted/ has the example):
+ * it registers unconditionally and counts its deliveries.
  *
  * Parameters (read them under /sys/module/user_booted_subscriber/parameters/):
  *   subscribers  how many notifier_blocks to register at load (default 1)
@@ -24,7 +25,10 @@ static unsigned int subscribers = 1;
 module_param(subscribers, uint, 0444);
 MODULE_PARM_DESC(subscribers, "notifier_blocks to register (0..1000)");
 
-/* Deliveries are serialised by the user_booted core: plain counters do. */
+/*
+ * Registered subscribers are told one at a time under the core's mutex; a
+ * late one is told in the loading task: plain counters do.
+ */
 static unsigned int told;
 module_param(told, uint, 0444);
 static unsigned int duplicates;
