@@ -26,15 +26,17 @@ out=$BUILD/series$KSUFFIX
 rm -rf "$out"
 # --base: base-commit: names tree.sh's import of the Debian source, a
 # reproducible id (fixed author and date); the cover letter names the
-# release it stands for.
+# release it stands for and says the id is local.
 git -C "$TREE" -c user.name="$name" -c user.email="$email" format-patch -q --cover-letter --thread=shallow --base=base \
 	-o "$out" base..series
 cover=$(ls "$out"/0000-*.patch)
 subject=$(head -n 1 "$TOP/series/cover-letter.txt")
-based="Based on Linux $KERNEL as Debian ships it (linux-source-$KERNEL $debver)."
+# The release the import stands for, from its Makefile (7.3.4, not 7.3).
+ver=$(git -C "$TREE" show base:Makefile | sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' | paste -sd .)
+based="Based on Linux $ver as Debian ships it (linux-source-$KERNEL $debver: v$ver with Debian's patches); the base-commit line names a local import of that source, not an upstream commit."
 python3 - "$cover" "$subject" "$TOP/series/cover-letter.txt" "$based" <<'PY'
-import sys
-path, subject, text, based = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), sys.argv[4]
+import sys, textwrap
+path, subject, text, based = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), textwrap.fill(sys.argv[4], 72)
 body = text.split('\n', 1)[1].strip('\n') + '\n\n' + based
 s = open(path).read()
 s = s.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', body)
