@@ -25,8 +25,8 @@
 #                own), a unit that fails ("degraded"), and systemctl
 #                daemon-reexec while the script waits in systemctl (that wait
 #                never returns): reported (after asking again).
-#   kernel-timeout  a unit, once the script waits, sets the fallback to 5 s
-#                and holds startup until the kernel ended boot and the
+#   kernel-timeout  the fallback at 30 s (command line); a unit, once the script waits,
+#                holds startup until the kernel ended boot and the
 #                script warned: the kernel's own warning text, the script's
 #                one warning (default level) naming the held job, then its
 #                write after startup finished, a no-op.
@@ -323,9 +323,9 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 		hooked "$b"
 	fi
 	b=$suite-kernel-timeout
-	if boot "$b" "$images/enabled.ext4" "user_booted_reported systemd.wants=user-booted-e2e-hold.service"; then
+	if boot "$b" "$images/enabled.ext4" "user_booted_reported sysctl.kernel.user_booted_timeout=30 systemd.wants=user-booted-e2e-hold.service"; then
 		read -r ts reason comm pid <<<"$(ended "$b")" || true
-		warn='user_booted: init did not report within 5 s: ending userspace boot; have init write 1 to kernel.user_booted or tune kernel.user_booted_timeout'
+		warn='user_booted: init did not report within 30 s: ending userspace boot; have init write 1 to kernel.user_booted or tune kernel.user_booted_timeout'
 		check "$b: the kernel's fallback ended boot while startup ran, with its warning" \
 			"reason=${reason:-none} at ${ts:-?} s; $(grep -c "^dmesg=.*$warn" "$out/$b.kv") warnings" \
 			eval 'test "${reason:-}" = timeout && grep -q "^dmesg=\[ *[0-9.]*\] $warn\$" "$out/$b.kv"'
