@@ -23,8 +23,8 @@ kernel-debug: tree
 # Static programs for the guest: the selftests and the benchmark tools.
 # The kselftests include "../kselftest_harness.h": resolve it from a directory
 # one level below the tree's selftests (the harness itself needs the -Wno-s).
-# Always the base kernel's harness: the guest scripts pick cases with its
-# -r/-f filters, which 6.1's lacks; the program is the same for any kernel.
+# Always the base kernel's harness (the guest scripts pick cases with its
+# -r/-f filters): the program is the same for any kernel.
 KSFT := $(B)/linux-7.3/tools/testing/selftests
 GB := $(B)/guest-bin
 guest-bin: setup $(GB)/membarrier_lat $(GB)/bench_guest $(GB)/user_booted_test

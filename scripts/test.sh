@@ -10,7 +10,7 @@
 # SYSTEMD_HOST=0, LINT=0, INIT_E2E=0 (no boots of the other init systems'
 # recipes, scripts/init-e2e.sh), BACKPORTS= (none).  TEST_LANES=1: one suite
 # at a time (default: two lanes, see below).
-# KERNEL=6.12 or 6.1: that backport alone, its qemu-kernel guest suites (the
+# KERNEL=6.12: that backport alone, its qemu-kernel guest suites (the
 # rest is about the base series: off unless asked for).
 set -u
 . "$(dirname "$0")/lib.sh"
