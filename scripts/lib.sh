@@ -20,6 +20,9 @@ else
 	LINUX_TARBALL=/usr/src/linux-source-$KERNEL.tar.xz
 fi
 TREE=$BUILD/linux-$KERNEL
+# The backports the project keeps: make test boots them, make lint assembles
+# and checks their series.
+KERNEL_BACKPORTS="6.12"
 # Build products of a backport carry its version: bzImage-6.12.
 KSUFFIX=
 [ "$KERNEL" = "$KERNEL_MAIN" ] || KSUFFIX=-$KERNEL
