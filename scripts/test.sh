@@ -148,7 +148,9 @@ summary() { echo "$passed passed, $failed failed, $skipped skipped"; }
 
 # Everything the suites install, installed now: tasks must not race for apt.
 packages=()
+# (lint assembles the backports' trees even when BACKPORTS= boots none)
 [ "${LINT:-1}" = 0 ] || packages+=("${LINT_PACKAGES[@]}")
+[ "${LINT:-1}" = 0 ] || for k in $KERNEL_BACKPORTS; do packages+=("linux-source-$k"); done
 [ "${SYSTEMD_E2E:-1}${INIT_E2E:-1}" = 00 ] || packages+=(mmdebstrap systemd)
 if ! ("$TOP/scripts/setup.sh" && need_packages "${packages[@]}" &&
 	for k in $BACKPORTS; do KERNEL=$k "$TOP/scripts/setup.sh" || exit; done); then
