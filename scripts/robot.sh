@@ -25,7 +25,10 @@
 #   bisect       scripts/bisect-check.sh: every prefix builds (qemu config)
 #
 # ROBOT_CONFIGS="small full w1" runs some of them, in the order given (w1
-# needs full's build).  The base kernel only: the series sent is 7.3's.
+# needs full's build).  ROBOT_OBJECTS=1, quicker and weaker: each
+# configuration builds only the series' objects it enables (no link, no
+# other object), not the robot's check.  The base kernel only: the
+# series sent is 7.3's.
 set -u
 . "$(dirname "$0")/lib.sh"
 [ "$KERNEL" = "$KERNEL_MAIN" ] || die "make robot builds the series as sent ($KERNEL_MAIN), not KERNEL=$KERNEL"
@@ -88,7 +91,8 @@ git -C "$TREE" worktree prune   # make clean removes build/robot
 [ -d "$SRC" ] || git -C "$TREE" worktree add -q --detach "$SRC" base
 # Applied again only when the patches changed (the files' times would
 # make every configuration rebuild what they touch).
-applied=$(cat "${patches[@]}" | sha1sum | cut -c1-40)
+# (make series gives each export new Message-Id: and Date: lines.)
+applied=$(cat "${patches[@]}" | grep -vE '^(Message-Id|In-Reply-To|References|Date): ' | sha1sum | cut -c1-40)
 if [ "$(cat "$R/applied" 2>/dev/null)" = "$applied $(git -C "$SRC" rev-parse HEAD)" ] &&
    [ -z "$(git -C "$SRC" status --porcelain -uno)" ]; then
 	result apply ok 0 "the ${#patches[@]} patches of build/series/ as last applied on tag base"
@@ -117,6 +121,37 @@ for line in open(log, errors='replace'):
     m = re.match(r'(\S+?):\d+:(?:\d+:)? (warning|error):', line)
     if m and any(m.group(1) == f or m.group(1).endswith('/' + f) for f in files):
         print(line, end='')
+PY
+}
+
+# enabled_objects CONFIG: the series' kernel objects that a configuration
+# builds: each object's rule in its directory's Makefile, and each
+# directory's in its parent's (Kbuild at the top), enabled in CONFIG.
+enabled_objects() {
+	python3 - "$SRC" "$1" "${series_files[@]}" <<'PY'
+import os, re, sys
+src, config, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+on = set(re.findall(r'^CONFIG_(\w+)=[ym]$', open(config).read(), re.M))
+def rule_on(makefile, name):
+    try:
+        text = re.sub(r'\\\n', ' ', open(makefile).read())
+    except FileNotFoundError:
+        return False
+    for line in text.split('\n'):
+        m = re.match(r'\s*(?:obj|core|drivers)-(y|\$\(CONFIG_(\w+)\))\s*[:+]?=(.*)', line)
+        if m and name in m.group(3).split() and (m.group(1) == 'y' or m.group(2) in on):
+            return True
+    return False
+for f in files:
+    if not f.endswith('.c') or f.startswith(('tools/', 'scripts/', 'Documentation/')):
+        continue
+    parts = f[:-2].split('/')
+    ok = rule_on(os.path.join(src, *parts[:-1], 'Makefile'), parts[-1] + '.o')
+    for i in range(len(parts) - 1, 0, -1):
+        parent = os.path.join(src, *parts[:i - 1], 'Makefile' if i > 1 else 'Kbuild')
+        ok = ok and rule_on(parent, parts[i - 1] + '/')
+    if ok:
+        print(f[:-2] + '.o')
 PY
 }
 
@@ -167,6 +202,7 @@ config_build() {
 		fail "$name" $((SECONDS - t0)) "configuring ($arch $base${*:+ + ${*##*/}}): ${msg:-make $base failed}"
 	fi
 	grep -q '^CONFIG_MODULES=y' "$R/$name/.config" && targets+=(modules)
+	[ "${ROBOT_OBJECTS:-0}" = 0 ] || mapfile -t targets < <(enabled_objects "$R/$name/.config")
 	kmake "$R/$name" "$arch" "$cc" -j"$(nproc)" "${targets[@]}" > "$R/$name/build.log" 2>&1 ||
 		fail "$name" $((SECONDS - t0)) "build failed ($arch)" "$R/$name/build.log"
 	series_warnings "$R/$name/build.log" > "$R/$name/series-warnings.log"
@@ -174,14 +210,17 @@ config_build() {
 		fail "$name" $((SECONDS - t0)) "warnings in the series' files" "$R/$name/series-warnings.log"
 	local ub
 	ub=$(grep -E '^CONFIG_USER_BOOTED[A-Z_]*=' "$R/$name/.config" | sed 's/^CONFIG_//' | paste -sd' ')
-	result "$name" ok $((SECONDS - t0)) "builds ($arch; ${ub:-USER_BOOTED off}), no warning in the series' files"
+	local what=builds
+	[ "${ROBOT_OBJECTS:-0}" = 0 ] || what="the series' objects build (ROBOT_OBJECTS=1: ${targets[*]:-none})"
+	result "$name" ok $((SECONDS - t0)) "$what ($arch; ${ub:-USER_BOOTED off}), no warning in the series' files"
 }
 
 # w1: W=1 on the series' objects that full builds, against the pristine
 # tree's same objects (those that exist there) in the same configuration.
 w1() {
 	local t0=$SECONDS full=$R/full wb=$R/w1-base objs=() base_objs=() f o
-	[ -f "$full/vmlinux" ] || fail w1 0 "needs full's build first (ROBOT_CONFIGS=\"full w1\")"
+	[ -f "$full/vmlinux" ] || [ "${ROBOT_OBJECTS:-0}" = 1 ] ||
+		fail w1 0 "needs full's build first (ROBOT_CONFIGS=\"full w1\")"
 	for f in "${series_files[@]}"; do
 		[ "${f%.c}" != "$f" ] || continue
 		case $f in tools/*) continue ;; esac   # userspace: not kbuild's
