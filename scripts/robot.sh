@@ -33,6 +33,10 @@ set -u
 . "$(dirname "$0")/lib.sh"
 [ "$KERNEL" = "$KERNEL_MAIN" ] || die "make robot builds the series as sent ($KERNEL_MAIN), not KERNEL=$KERNEL"
 
+# Debian's python3 first: Kconfig's and kbuild's probes of it through a
+# pyenv shim cost seconds each on a loaded machine.
+export PATH=/usr/bin:/bin:$PATH
+
 ALL="allnoconfig small full w1 rt i386 arm64 bisect"
 CONFIGS=${ROBOT_CONFIGS:-$ALL}
 for c in $CONFIGS; do
