@@ -226,7 +226,7 @@ fi
 # build directory (w1_sparse KERNEL): optional, skipped when it is not
 # configured or while another make uses it.
 w1_sparse() {
-	local k=$1 tree=$BUILD/linux-$1 obj=$BUILD/obj-$1-qemu ks='' on='' objs o f rule cfg keep rc
+	local k=$1 tree=$BUILD/linux-$1 obj=$BUILD/obj-$1-qemu ks='' on='' objs o f keep rc
 	[ "$k" = "$KERNEL" ] || ks=-$k on=" ($k)"
 	if [ ! -f "$obj/.config" ]; then
 		ok "# SKIP W=1 C=2$on: $obj not configured (make kernel)"
@@ -235,29 +235,20 @@ w1_sparse() {
 	elif pgrep -f "O=$obj" > /dev/null; then
 		ok "# SKIP W=1 C=2$on: a build is running in $obj"
 	else
-		# The RCU files the series patches, and its new kernel objects that
-		# this configuration builds ("obj-y" or "obj-$(CONFIG_FOO)" enabled).
-		enabled() { grep -qE "^CONFIG_$1=[ym]" "$obj/.config"; }
-		objs=(kernel/rcu/update.o)
-		enabled TREE_RCU && objs+=(kernel/rcu/tree.o)
-		enabled TREE_SRCU && objs+=(kernel/rcu/srcutree.o)
-		# The other subsystems' files the series patches (the subscribers).
-		enabled REGULATOR && objs+=(drivers/regulator/core.o)
-		objs+=(drivers/base/dd.o)
-		for f in "${new_sources[@]}"; do
-			[ "${f%.c}" != "$f" ] || continue
-			o=${f##*/}
-			o=${o%.c}.o
-			rule=$(grep -E "^obj-.*\+=.*[[:space:]/]${o//./\\.}([[:space:]]|\$)" \
-				"$tree/$(dirname "$f")/Makefile" 2>/dev/null | head -n 1)
-			# shellcheck disable=SC2016 # a literal "$(CONFIG_"
-			case $rule in
-			obj-y*) objs+=("${f%.c}.o") ;;
-			'obj-$(CONFIG_'*)
-				cfg=${rule#'obj-$(CONFIG_'}
-				enabled "${cfg%%)*}" && objs+=("${f%.c}.o") ;;
-			esac
+		# Every kernel object of a C file the series adds or changes that
+		# this configuration builds (its object is there), and RCU's
+		# other users of kernel/rcu/rcu.h, which the series changes.
+		objs=()
+		while read -r f; do
+			[ -e "$obj/${f%.c}.o" ] && objs+=("${f%.c}.o")
+		done < <(git -C "$tree" diff --name-only base series -- '*.c' ':!tools/' ':!scripts/')
+		for o in kernel/rcu/tree.o kernel/rcu/srcutree.o; do
+			[ -e "$obj/$o" ] && ! grep -qxF "$o" < <(printf '%s\n' "${objs[@]}") && objs+=("$o")
 		done
+		if [ ${#objs[@]} -eq 0 ]; then
+			ok "# SKIP W=1 C=2$on: no object of the series built yet in $obj (make kernel)"
+			return
+		fi
 		# The objects and their .cmd files as the normal build made them: put
 		# back afterwards, or the next make kernel (make run) would see W=1's
 		# command lines, rebuild them and relink everything.
