@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check lint bench systemd-native clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot lint bench systemd-native clean distclean
 all: kernel
 
 setup:
@@ -23,8 +23,8 @@ kernel-debug: tree
 # Static programs for the guest: the selftests and the benchmark tools.
 # The kselftests include "../kselftest_harness.h": resolve it from a directory
 # one level below the tree's selftests (the harness itself needs the -Wno-s).
-# Always the base kernel's harness: the guest scripts pick cases with its
-# -r/-f filters, which 6.1's lacks; the program is the same for any kernel.
+# Always the base kernel's harness (the guest scripts pick cases with its
+# -r/-f filters): the program is the same for any kernel.
 KSFT := $(B)/linux-7.3/tools/testing/selftests
 GB := $(B)/guest-bin
 guest-bin: setup $(GB)/membarrier_lat $(GB)/bench_guest $(GB)/user_booted_test
@@ -63,7 +63,15 @@ series: tree
 bisect-check: tree
 	@scripts/bisect-check.sh
 
-# The series' quality gates (checkpatch, kernel-doc, docs), as TAP.
+# The kernel test robot's builds of the series as sent (git am of make
+# series on the pristine tree): allnoconfig, small, full, W=1 against the
+# pristine tree, PREEMPT_RT, i386, arm64, every prefix (bisect-check).
+# ROBOT_CONFIGS= picks some (scripts/robot.sh).  Not part of make test.
+robot: setup
+	@scripts/robot.sh
+
+# The series' quality gates (checkpatch, kernel-doc, docs; the 6.12
+# backport's series applies), as TAP.
 lint: setup
 	@scripts/lint.sh
 
@@ -82,7 +90,7 @@ systemd-native: kernel
 	@scripts/systemd-native.sh
 
 clean:
-	rm -rf $(B)/obj-* $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series
+	rm -rf $(B)/obj-* $(B)/robot $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series
 
 distclean:
 	rm -rf $(B)

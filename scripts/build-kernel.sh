@@ -5,7 +5,7 @@
 #   debug: tinyconfig + qemu.config + configs/debug.config (lockdep, KASAN)
 #                                                           -> build/bzImage-debug
 # Modules are installed under build/modules-<flavour>/ for the initramfs.
-# KERNEL=6.1: build/bzImage-6.1, build/modules-qemu-6.1/ and so on.
+# KERNEL=6.12: build/bzImage-6.12, build/modules-qemu-6.12/ and so on.
 set -eu
 . "$(dirname "$0")/lib.sh"
 

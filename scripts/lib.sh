@@ -3,16 +3,16 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-# The kernel the series is written against; 6.12 and 6.1 are its backports.
+# The kernel the series is written against; 6.12 is its backport.
 KERNEL_MAIN=7.3
 KERNEL=${KERNEL:-$KERNEL_MAIN}
 # Where Debian ships each kernel's source: the current one in
 # trixie-backports (fetched with a private apt configuration by
-# fetch-deb.sh), the LTS ones in bookworm itself (installed with apt).
+# fetch-deb.sh), the LTS one in bookworm itself (installed with apt).
 case $KERNEL in
 7.3) KERNEL_SUITE=trixie-backports ;;
-6.12|6.1) KERNEL_SUITE= ;;
-*) echo "error: KERNEL=$KERNEL: one of 7.3, 6.12, 6.1" >&2; exit 1 ;;
+6.12) KERNEL_SUITE= ;;
+*) echo "error: KERNEL=$KERNEL: one of 7.3, 6.12 (6.1 was dropped: new features do not go into its stable series)" >&2; exit 1 ;;
 esac
 if [ -n "$KERNEL_SUITE" ]; then
 	LINUX_TARBALL=$BUILD/debs/linux-source-$KERNEL/usr/src/linux-source-$KERNEL.tar.xz
@@ -20,7 +20,10 @@ else
 	LINUX_TARBALL=/usr/src/linux-source-$KERNEL.tar.xz
 fi
 TREE=$BUILD/linux-$KERNEL
-# Build products of a backport carry its version: bzImage-6.12, bzImage-6.1.
+# The backports the project keeps: make test boots them, make lint assembles
+# and checks their series.
+KERNEL_BACKPORTS="6.12"
+# Build products of a backport carry its version: bzImage-6.12.
 KSUFFIX=
 [ "$KERNEL" = "$KERNEL_MAIN" ] || KSUFFIX=-$KERNEL
 

@@ -14,6 +14,9 @@
 #     Sphinx warning
 #   - optional, when build/obj-$KERNEL-qemu is configured and no other make
 #     runs there: a W=1 C=2 (sparse) build of the series' objects
+#   - for the base kernel, each backport (6.12): every variant applies in
+#     order (KERNEL=6.12 scripts/tree.sh), kernel-doc, and the optional
+#     W=1 C=2 build in build/obj-6.12-qemu
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -21,7 +24,6 @@ set -u
 # python3-git, which a pyenv python3 earlier in PATH would not see.
 export PATH=/usr/bin:/bin:$PATH
 
-OBJ=$BUILD/obj-$KERNEL-qemu
 ALLOW=$TOP/series/checkpatch-allow.txt
 OUT=$BUILD/lint
 n=0 failed=0
@@ -220,82 +222,105 @@ if [ ${#docs[@]} -gt 0 ]; then
 	fi
 fi
 
-# Optional: W=1 and sparse on the series' objects, in the configured QEMU
-# build directory.  Skipped while another make uses it.
-if [ ! -f "$OBJ/.config" ]; then
-	ok "# SKIP W=1 C=2: $OBJ not configured (make kernel)"
-elif ! command -v sparse > /dev/null; then
-	ok "# SKIP W=1 C=2: sparse not installed (apt-get install sparse)"
-elif pgrep -f "O=$OBJ" > /dev/null; then
-	ok "# SKIP W=1 C=2: a build is running in $OBJ"
-else
-	# The RCU files the series patches, and its new kernel objects that
-	# this configuration builds ("obj-y" or "obj-$(CONFIG_FOO)" enabled).
-	enabled() { grep -qE "^CONFIG_$1=[ym]" "$OBJ/.config"; }
-	objs=(kernel/rcu/update.o)
-	enabled TREE_RCU && objs+=(kernel/rcu/tree.o)
-	enabled TREE_SRCU && objs+=(kernel/rcu/srcutree.o)
-	# The other subsystems' files the series patches (the subscribers).
-	enabled REGULATOR && objs+=(drivers/regulator/core.o)
-	objs+=(drivers/base/dd.o)
-	for f in "${new_sources[@]}"; do
-		[ "${f%.c}" != "$f" ] || continue
-		o=${f##*/}
-		o=${o%.c}.o
-		rule=$(grep -E "^obj-.*\+=.*[[:space:]/]${o//./\\.}([[:space:]]|\$)" \
-			"$TREE/$(dirname "$f")/Makefile" 2>/dev/null | head -n 1)
-		# shellcheck disable=SC2016 # a literal "$(CONFIG_"
-		case $rule in
-		obj-y*) objs+=("${f%.c}.o") ;;
-		'obj-$(CONFIG_'*)
-			cfg=${rule#'obj-$(CONFIG_'}
-			enabled "${cfg%%)*}" && objs+=("${f%.c}.o") ;;
-		esac
-	done
-	# The objects and their .cmd files as the normal build made them: put
-	# back afterwards, or the next make kernel (make run) would see W=1's
-	# command lines, rebuild them and relink everything.
-	keep=$(mktemp -d)
-	for o in "${objs[@]}"; do
-		for f in "$o" "$(dirname "$o")/.$(basename "$o").cmd"; do
-			[ -e "$OBJ/$f" ] && mkdir -p "$keep/$(dirname "$f")" && cp -p "$OBJ/$f" "$keep/$f"
-		done
-	done
-	timeout 600 make -s -C "$TREE" O="$OBJ" CC=$KCC W=1 C=2 "${objs[@]}" \
-		> "$OUT/w1-sparse.log" 2>&1
-	rc=$?
-	cp -pr "$keep/." "$OBJ/" && rm -rf "$keep"
-	# Upstream RCU files have sparse warnings of their own (context
-	# imbalances): only findings on lines the series adds count.
-	git -C "$TREE" diff -U0 base series > "$OUT/series.diff"
-	python3 - "$TREE" "$OUT/series.diff" "$OUT/w1-sparse.log" > "$OUT/w1-sparse.findings" <<'PY'
-import re, sys
-tree, diff, log = sys.argv[1].rstrip('/') + '/', sys.argv[2], sys.argv[3]
-added, path = {}, None
-for line in open(diff):
-    if line.startswith('+++ '):
-        path = line[6:].strip() if line.startswith('+++ b/') else None
-        added.setdefault(path, set())
-    m = re.match(r'@@ -\S+ \+(\d+)(?:,(\d+))? @@', line)
-    if m and path:
-        start, count = int(m.group(1)), int(m.group(2) or 1)
-        added[path].update(range(start, start + count))
-for line in open(log):
-    m = re.match(r'(\S+?):(\d+):(?:\d+:)? (warning|error):', line)
-    if m:
-        f = m.group(1).replace(tree, '')
-        if int(m.group(2)) in added.get(f, ()):
-            print(line, end='')
-    elif 'error' in line.lower():
-        print(line, end='')
-PY
-	if [ $rc -ne 0 ] || [ -s "$OUT/w1-sparse.findings" ]; then
-		not_ok "W=1 C=2: ${objs[*]}"
-		diag "$OUT/w1-sparse.findings"
-		[ $rc -eq 0 ] || diag "$OUT/w1-sparse.log"
+# W=1 and sparse on the series' objects, in a kernel's configured QEMU
+# build directory (w1_sparse KERNEL): optional, skipped when it is not
+# configured or while another make uses it.
+w1_sparse() {
+	local k=$1 tree=$BUILD/linux-$1 obj=$BUILD/obj-$1-qemu ks='' on='' objs o f keep rc
+	[ "$k" = "$KERNEL" ] || ks=-$k on=" ($k)"
+	if [ ! -f "$obj/.config" ]; then
+		ok "# SKIP W=1 C=2$on: $obj not configured (make kernel)"
+	elif ! command -v sparse > /dev/null; then
+		ok "# SKIP W=1 C=2$on: sparse not installed (apt-get install sparse)"
+	elif pgrep -f "O=$obj" > /dev/null; then
+		ok "# SKIP W=1 C=2$on: a build is running in $obj"
 	else
-		ok "W=1 C=2: ${objs[*]}"
+		# Every kernel object of a C file the series adds or changes that
+		# this configuration builds (its object is there), and RCU's
+		# other users of kernel/rcu/rcu.h, which the series changes.
+		objs=()
+		while read -r f; do
+			[ -e "$obj/${f%.c}.o" ] && objs+=("${f%.c}.o")
+		done < <(git -C "$tree" diff --name-only base series -- '*.c' ':!tools/' ':!scripts/')
+		for o in kernel/rcu/tree.o kernel/rcu/srcutree.o; do
+			[ -e "$obj/$o" ] && ! grep -qxF "$o" < <(printf '%s\n' "${objs[@]}") && objs+=("$o")
+		done
+		if [ ${#objs[@]} -eq 0 ]; then
+			ok "# SKIP W=1 C=2$on: no object of the series built yet in $obj (make kernel)"
+			return
+		fi
+		# The objects and their .cmd files as the normal build made them: put
+		# back afterwards, or the next make kernel (make run) would see W=1's
+		# command lines, rebuild them and relink everything.
+		keep=$(mktemp -d)
+		for o in "${objs[@]}"; do
+			for f in "$o" "$(dirname "$o")/.$(basename "$o").cmd"; do
+				[ -e "$obj/$f" ] && mkdir -p "$keep/$(dirname "$f")" && cp -p "$obj/$f" "$keep/$f"
+			done
+		done
+		timeout 600 make -s -C "$tree" O="$obj" CC="$KCC" W=1 C=2 "${objs[@]}" \
+			> "$OUT/w1-sparse$ks.log" 2>&1
+		rc=$?
+		cp -pr "$keep/." "$obj/" && rm -rf "$keep"
+		# Upstream RCU files have sparse warnings of their own (context
+		# imbalances): only findings on lines the series adds count.
+		git -C "$tree" diff -U0 base series > "$OUT/series$ks.diff"
+		python3 - "$tree" "$OUT/series$ks.diff" "$OUT/w1-sparse$ks.log" > "$OUT/w1-sparse$ks.findings" <<-'PY'
+	import re, sys
+	tree, diff, log = sys.argv[1].rstrip('/') + '/', sys.argv[2], sys.argv[3]
+	added, path = {}, None
+	for line in open(diff):
+	    if line.startswith('+++ '):
+	        path = line[6:].strip() if line.startswith('+++ b/') else None
+	        added.setdefault(path, set())
+	    m = re.match(r'@@ -\S+ \+(\d+)(?:,(\d+))? @@', line)
+	    if m and path:
+	        start, count = int(m.group(1)), int(m.group(2) or 1)
+	        added[path].update(range(start, start + count))
+	for line in open(log):
+	    m = re.match(r'(\S+?):(\d+):(?:\d+:)? (warning|error):', line)
+	    if m:
+	        f = m.group(1).replace(tree, '')
+	        if int(m.group(2)) in added.get(f, ()):
+	            print(line, end='')
+	    elif 'error' in line.lower():
+	        print(line, end='')
+	PY
+		if [ $rc -ne 0 ] || [ -s "$OUT/w1-sparse$ks.findings" ]; then
+			not_ok "W=1 C=2$on: ${objs[*]}"
+			diag "$OUT/w1-sparse$ks.findings"
+			[ $rc -eq 0 ] || diag "$OUT/w1-sparse$ks.log"
+		else
+			ok "W=1 C=2$on: ${objs[*]}"
+		fi
 	fi
+}
+w1_sparse "$KERNEL"
+
+# The backports make test boots (lib.sh's KERNEL_BACKPORTS): every variant
+# applies in order (an edit to a base patch's context or a new file can
+# break them), kernel-doc on their versions of the new files, W=1 C=2 of
+# their objects where their QEMU kernel is configured.  Their checkpatch
+# and Sphinx are left out: the patches sent are the base's.
+if [ "$KERNEL" = "$KERNEL_MAIN" ]; then
+	for k in $KERNEL_BACKPORTS; do
+		need_packages "linux-source-$k" || exit 1
+		if ! KERNEL=$k "$TOP/scripts/tree.sh" > "$OUT/tree-$k.log" 2>&1; then
+			not_ok "every $k variant applies in order (KERNEL=$k scripts/tree.sh)"
+			diag "$OUT/tree-$k.log"
+			continue
+		fi
+		ok "every $k variant applies in order (KERNEL=$k scripts/tree.sh)"
+		(cd "$BUILD/linux-$k" && scripts/kernel-doc -none -Wall "${new_sources[@]}") \
+			> "$OUT/kernel-doc-$k.log" 2>&1
+		if [ -s "$OUT/kernel-doc-$k.log" ]; then
+			not_ok "kernel-doc -Wall ($k): new headers and sources"
+			diag "$OUT/kernel-doc-$k.log"
+		else
+			ok "kernel-doc -Wall ($k): new headers and sources"
+		fi
+		w1_sparse "$k"
+	done
 fi
 
 echo "1..$n"

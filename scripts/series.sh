@@ -1,6 +1,6 @@
 #!/bin/bash
 # make series: export the series as git format-patch files in build/series/
-# (a backport: build/series-6.12/, build/series-6.1/), with
+# (the backport: build/series-6.12/), with
 # series/cover-letter.txt as patch 0000.  scripts/tree.sh made the commits.
 #
 # The patches are signed off by whoever runs this: git config user.name and

@@ -10,7 +10,7 @@
 # SYSTEMD_HOST=0, LINT=0, INIT_E2E=0 (no boots of the other init systems'
 # recipes, scripts/init-e2e.sh), BACKPORTS= (none).  TEST_LANES=1: one suite
 # at a time (default: two lanes, see below).
-# KERNEL=6.12 or 6.1: that backport alone, its qemu-kernel guest suites (the
+# KERNEL=6.12: that backport alone, its qemu-kernel guest suites (the
 # rest is about the base series: off unless asked for).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,7 @@ if [ "$KERNEL" != "$KERNEL_MAIN" ]; then
 	DEBUG_KERNEL=${DEBUG_KERNEL:-0} SYSTEMD_E2E=${SYSTEMD_E2E:-0} LINT=${LINT:-0}
 	SYSTEMD_HOST=${SYSTEMD_HOST:-0} INIT_E2E=${INIT_E2E:-0} BACKPORTS=${BACKPORTS:-}
 fi
-BACKPORTS=${BACKPORTS-6.12}
+BACKPORTS=${BACKPORTS-$KERNEL_BACKPORTS}
 LOGS=$BUILD/test-logs$KSUFFIX
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 passed=0 failed=0 skipped=0
@@ -148,7 +148,9 @@ summary() { echo "$passed passed, $failed failed, $skipped skipped"; }
 
 # Everything the suites install, installed now: tasks must not race for apt.
 packages=()
+# (lint assembles the backports' trees even when BACKPORTS= boots none)
 [ "${LINT:-1}" = 0 ] || packages+=("${LINT_PACKAGES[@]}")
+[ "${LINT:-1}" = 0 ] || for k in $KERNEL_BACKPORTS; do packages+=("linux-source-$k"); done
 [ "${SYSTEMD_E2E:-1}${INIT_E2E:-1}" = 00 ] || packages+=(mmdebstrap systemd)
 if ! ("$TOP/scripts/setup.sh" && need_packages "${packages[@]}" &&
 	for k in $BACKPORTS; do KERNEL=$k "$TOP/scripts/setup.sh" || exit; done); then

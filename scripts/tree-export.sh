@@ -7,7 +7,7 @@
 # them, and the step's changes to upstream files (and to new files of an
 # earlier step) become kernel/patches/SLUG.patch; tree.sh undoes a later
 # step's changes to give each step its version of a new file (step_file).
-# A backport (KERNEL=6.12, 6.1): new files stay as the base has them; the
+# The backport (KERNEL=6.12): new files stay as the base has them; the
 # step's changes to upstream files and to those new files become
 # kernel/patches-$KERNEL/SLUG.patch, or no variant if the base patch is
 # exactly what the step did, or an empty variant if the step changes

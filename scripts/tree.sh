@@ -5,7 +5,7 @@
 # the base.  Every run turns series.conf into one commit per patch of the
 # series (new files copied in, patches applied with git apply) and checks the
 # last one out.  git only rewrites files whose content changed, so make only
-# rebuilds what an edit touched.  KERNEL=6.12 or 6.1 assembles that backport.
+# rebuilds what an edit touched.  KERNEL=6.12 assembles the backport.
 set -eu
 . "$(dirname "$0")/lib.sh"
 # One assembly of a tree at a time (make test prepares the backports' in the
