@@ -128,7 +128,7 @@ static void report_ends_boot_once(struct kunit *test)
 	user_booted_timeout_fn(&s->timeout_work.work);
 	expect_told(test, c, USER_BOOTED_REPORTED);
 	KUNIT_EXPECT_EQ(test, s->reason, USER_BOOTED_REPORTED);
-	KUNIT_EXPECT_NULL(test, s->chain.head);
+	KUNIT_EXPECT_TRUE(test, !rcu_access_pointer(s->chain.head));
 }
 
 /* sysctl.kernel.user_booted=1: do_sysctl_args() writes it before launch. */
@@ -214,7 +214,7 @@ static void late_registrant_told_at_once_not_added(struct kunit *test)
 	c = subscribe(test, s);
 	expect_told(test, c, USER_BOOTED_SLEEP);
 	KUNIT_EXPECT_TRUE(test, c->booted_seen);
-	KUNIT_EXPECT_NULL(test, s->chain.head);
+	KUNIT_EXPECT_TRUE(test, !rcu_access_pointer(s->chain.head));
 	KUNIT_EXPECT_NE(test, user_booted_state_add(s, &c->nb, true), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 1);	/* defer: not told */
 }
