@@ -19,6 +19,7 @@
 #include <linux/platform_device.h>
 #include <linux/regulator/driver.h>
 #include <linux/regulator/machine.h>
+#include <linux/smp.h>
 
 #include "user_booted_regulator.h"
 
@@ -38,11 +39,17 @@ static int ub_unused_enable(struct regulator_dev *rdev)
 	return 0;
 }
 
+/* Where the late cleanup ran: on a housekeeping CPU, as stock's timer. */
+static int disabled_on_cpu = -1;
+module_param(disabled_on_cpu, int, 0444);
+MODULE_PARM_DESC(disabled_on_cpu, "the CPU that last switched one off");
+
 static int ub_unused_disable(struct regulator_dev *rdev)
 {
 	struct ub_unused *u = rdev_get_drvdata(rdev);
 
 	u->on = false;
+	WRITE_ONCE(disabled_on_cpu, raw_smp_processor_id());
 	return 0;
 }
 
