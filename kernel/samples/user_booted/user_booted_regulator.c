@@ -96,7 +96,7 @@ static const struct regulator_ops ub_agent_ops = {
 
 /* Neither always_on nor boot_on: the late cleanup may switch it off. */
 static struct regulator_dev *ub_register(struct device *dev, const char *name,
-				       const struct regulator_ops *ops)
+					 const struct regulator_ops *ops)
 {
 	struct regulator_config config = { .dev = dev };
 	struct ub_unused *u;
