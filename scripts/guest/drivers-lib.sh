@@ -128,7 +128,7 @@ expect_stock_timers() {
 # show_timeline: the lines the suites reason about, for the console log.
 show_timeline() {
 	echo "== timeline (kernel log) =="
-	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-late|ub-consumer|ub-supplier|ub-early|regulator|deferred probe|sync_state' |
+	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-late|ub-agent|ub-consumer|ub-supplier|ub-early|regulator|deferred probe|sync_state' |
 		grep -v 'ommand line' |
 		sed 's/^/  /'
 }

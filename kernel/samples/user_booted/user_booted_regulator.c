@@ -10,12 +10,16 @@
  * a distribution loads its PMIC driver, and watch
  * /sys/class/regulator/regulator.N/state of "ub-unused";
  * user_booted_supplier registers another one, "ub-late", when it binds.
+ * "ub-agent" starts off; writing Y to the parameter agent_on turns it on
+ * behind the regulator core's back, as firmware or a co-processor may:
+ * stock's cleanup never switches off a rail that was off at its 30 s.
  */
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/regulator/driver.h>
 #include <linux/regulator/machine.h>
+#include <linux/smp.h>
 
 #include "user_booted_regulator.h"
 
@@ -35,11 +39,17 @@ static int ub_unused_enable(struct regulator_dev *rdev)
 	return 0;
 }
 
+/* Where the late cleanup ran: on a housekeeping CPU, as stock's timer. */
+static int disabled_on_cpu = -1;
+module_param(disabled_on_cpu, int, 0444);
+MODULE_PARM_DESC(disabled_on_cpu, "the CPU that last switched one off");
+
 static int ub_unused_disable(struct regulator_dev *rdev)
 {
 	struct ub_unused *u = rdev_get_drvdata(rdev);
 
 	u->on = false;
+	WRITE_ONCE(disabled_on_cpu, raw_smp_processor_id());
 	return 0;
 }
 
@@ -56,16 +66,37 @@ static const struct regulator_ops ub_unused_ops = {
 	.is_enabled = ub_unused_is_enabled,
 };
 
-/**
- * ub_unused_register - register a regulator that is on and unused
- * @dev: the device that provides it; the regulator goes with its driver
- * @name: the regulator's name
- *
- * Neither always_on nor boot_on: the late cleanup may switch it off.
- *
- * Return: the regulator, or an ERR_PTR().
- */
-struct regulator_dev *ub_unused_register(struct device *dev, const char *name)
+/* The hardware of "ub-agent", which another agent may switch on. */
+static bool agent_on;
+module_param(agent_on, bool, 0644);
+MODULE_PARM_DESC(agent_on, "ub-agent is on; Y: another agent turns it on");
+
+static int ub_agent_enable(struct regulator_dev *rdev)
+{
+	WRITE_ONCE(agent_on, true);
+	return 0;
+}
+
+static int ub_agent_disable(struct regulator_dev *rdev)
+{
+	WRITE_ONCE(agent_on, false);
+	return 0;
+}
+
+static int ub_agent_is_enabled(struct regulator_dev *rdev)
+{
+	return READ_ONCE(agent_on);
+}
+
+static const struct regulator_ops ub_agent_ops = {
+	.enable = ub_agent_enable,
+	.disable = ub_agent_disable,
+	.is_enabled = ub_agent_is_enabled,
+};
+
+/* Neither always_on nor boot_on: the late cleanup may switch it off. */
+static struct regulator_dev *ub_register(struct device *dev, const char *name,
+					 const struct regulator_ops *ops)
 {
 	struct regulator_config config = { .dev = dev };
 	struct ub_unused *u;
@@ -76,7 +107,7 @@ struct regulator_dev *ub_unused_register(struct device *dev, const char *name)
 	u->on = true;
 	u->desc.name = name;
 	u->desc.type = REGULATOR_VOLTAGE;
-	u->desc.ops = &ub_unused_ops;
+	u->desc.ops = ops;
 	u->desc.owner = THIS_MODULE;
 	u->init_data.constraints.name = name;
 	u->init_data.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
@@ -84,11 +115,28 @@ struct regulator_dev *ub_unused_register(struct device *dev, const char *name)
 	config.driver_data = u;
 	return devm_regulator_register(dev, &u->desc, &config);
 }
+
+/**
+ * ub_unused_register - register a regulator that is on and unused
+ * @dev: the device that provides it; the regulator goes with its driver
+ * @name: the regulator's name
+ *
+ * Return: the regulator, or an ERR_PTR().
+ */
+struct regulator_dev *ub_unused_register(struct device *dev, const char *name)
+{
+	return ub_register(dev, name, &ub_unused_ops);
+}
 EXPORT_SYMBOL_GPL(ub_unused_register);
 
 static int ub_unused_probe(struct platform_device *pdev)
 {
-	return PTR_ERR_OR_ZERO(ub_unused_register(&pdev->dev, "ub-unused"));
+	struct regulator_dev *rdev;
+
+	rdev = ub_unused_register(&pdev->dev, "ub-unused");
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	return PTR_ERR_OR_ZERO(ub_register(&pdev->dev, "ub-agent", &ub_agent_ops));
 }
 
 static struct platform_driver ub_unused_driver = {
