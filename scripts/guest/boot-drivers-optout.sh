@@ -23,7 +23,8 @@ check "userspace was still booting then" not booted
 wait_until 3 held
 check "fw_devlink held the early supplier's forced sync_state() (state_synced $(early_state_synced))" \
 	eval 'not early_synced && [ "$(early_state_synced)" = 0 ]'
-echo 1 > /sys/bus/platform/devices/ub-early/state_synced
+# The attribute takes "1" exactly, without a newline.
+printf 1 > /sys/bus/platform/devices/ub-early/state_synced
 check "a write of 1 to its state_synced called its sync_state() at once" early_synced
 check "which now reads 1" [ "$(early_state_synced)" = 1 ]
 echo 1 > $sysctl_path
