@@ -51,6 +51,10 @@ outcome_is() { [ "$(outcome)" = "$1" ]; }
 not_deferred() { ! outcome_is deferred; }
 supplier_synced() { [ "$(cat /sys/module/user_booted_supplier/parameters/synced 2>/dev/null)" = Y ]; }
 early_synced() { [ "$(consumer_param early_synced)" = Y ]; }
+# ub-early's state_synced attribute (0, 1, or empty while unbound).
+early_state_synced() { cat /sys/bus/platform/devices/ub-early/state_synced 2>/dev/null; }
+# How many times the kernel log says fw_devlink forced ub-early's sync_state().
+early_forced_lines() { dmesg | grep -c 'ub-early: Timed out. Forcing sync_state()'; }
 booted() { [ "$(cat $sysctl_path)" = 1 ]; }
 
 # Kernel log lines.
@@ -111,6 +115,7 @@ expect_stock_timers() {
 	d=$(minus "$(early_synced_time)" "$t_consumer")
 	check "fw_devlink forced the early supplier's sync_state() at the timeout, as on stock ($d s after the consumer's driver)" \
 		in_range "$d" 9.5 15
+	check "and logged forcing it once, as on stock" [ "$(early_forced_lines)" = 1 ]
 	check "without holding it" not held
 	past_stock_timeout
 	load_late_supplier
