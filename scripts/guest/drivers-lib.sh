@@ -1,6 +1,6 @@
 # Helpers for the boot-drivers-*.sh suites: the regulator core's and the
-# driver core's end-of-boot work, seen through the samples of
-# CONFIG_SAMPLE_USER_BOOTED_DRIVERS.  Source after lib.sh.
+# driver core's end-of-boot work, seen through the modules of
+# kernel/test-modules/.  Source after lib.sh.
 #
 # Times are kernel log timestamps (seconds since boot): each suite writes a
 # mark into the log where it acts, and compares with the kernel's lines.
