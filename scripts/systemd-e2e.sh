@@ -11,9 +11,11 @@
 # processes logged nothing at notice or above.  Boots (kernel parameters
 # beyond root=; all but unreported with user_booted_reported):
 #
-#   default      nothing else: reported; the generator linked the service
-#                into basic, rescue and emergency.target.wants of
-#                generator.early and said nothing; no failed units.
+#   default      nothing else: reported; the service's job the last of
+#                startup (after the probe's and systemd-update-utmp-runlevel's,
+#                bookworm); the generator linked the service into basic,
+#                rescue and emergency.target.wants of generator.early and
+#                said nothing; no failed units.
 #   multi-user   systemd.unit=multi-user.target, a slow unit ordered after
 #                the boot targets, still running when the script starts,
 #                and systemctl daemon-reload while the script waits (the
@@ -281,6 +283,18 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 	if boot "$b" "$images/enabled.ext4" "user_booted_reported"; then
 		echo "# $b: $(kv "$b" analyze | head -n 1)"
 		reported "$b"
+		# The order, from PID 1's timestamps: the service forked after
+		# the probe's job (Before=) and utmp-runlevel's had ended.
+		check "$b: the service's job was startup's last (after the probe's and, before 258, systemd-update-utmp-runlevel's)" \
+			"service forked at $(kv "$b" service.ExecMainStartTimestampMonotonic) us; probe active at $(kv "$b" probe.ActiveEnterTimestampMonotonic) us; utmp-runlevel $(kv "$b" utmp.LoadState), exited at $(kv "$b" utmp.ExecMainExitTimestampMonotonic) us" \
+			eval 's=$(kv "$b" service.ExecMainStartTimestampMonotonic) && [ "${s:-0}" -gt 0 ] &&
+				[ "$(kv "$b" probe.ActiveEnterTimestampMonotonic)" -le "$s" ] &&
+				case $(kv "$b" utmp.LoadState) in
+				loaded) [ "$(kv "$b" utmp.ExecMainExitTimestampMonotonic)" -gt 0 ] &&
+					[ "$(kv "$b" utmp.ExecMainExitTimestampMonotonic)" -le "$s" ] ;;
+				not-found) [ "$suite" != bookworm ] ;;
+				*) false ;;
+				esac'
 		hooked "$b"
 		no_failed_units "$b"
 	fi

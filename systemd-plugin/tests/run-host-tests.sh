@@ -182,6 +182,9 @@ units_tests() {
 		! grep -E '^(Before|Wants|Requires)=' "$u" | grep -vqx 'Before=shutdown.target'; }
 	check "units: ordered after every boot target, before nothing but shutdown.target" t
 
+	t() { grep -qx 'After=systemd-update-utmp-runlevel.service' "$u"; }
+	check "units: ordered after systemd-update-utmp-runlevel.service (startup's last oneshot before 258): its job the last" t
+
 	# A system root with what this build installs, the unit where systemd
 	# looks also when the build's prefix is not /usr.
 	r=$work/sysroot && rm -rf "$r" && cp -a "$dest" "$r" && mkdir -p "$r/etc/systemd/system" "$r/usr/lib/systemd/system"
