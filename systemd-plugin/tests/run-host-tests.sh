@@ -285,11 +285,22 @@ install_tests() {
 	t() {
 		for f in "$genpath" "$report"; do [ -x "$dest$f" ] || { echo "missing $f"; return 1; }; done
 		case $report in */user-booted/user-booted-report) ;; *) echo "$report"; return 1 ;; esac
-		for f in "$unitpath" "$(installed user-booted.service.8)" "$(installed user-booted-generator.8)"; do
+		for f in "$unitpath" "$(installed user-booted.service.8)" "$(installed user-booted-generator.8)" \
+			"$(installed user-booted-report.8)"; do
 			[ -f "$dest$f" ] || { echo "missing $f"; return 1; }; done
 		! meson introspect "$build" --installed | grep -q user-booted-generator-test
 	}
 	check "install: generator, script (in libexecdir/user-booted/), unit and man pages; not the test build" t
+
+	# man user-booted-report: the alias names the page of the service.
+	t() {
+		need man || return 0
+		m=$(installed user-booted.service.8) && m=$dest${m%/man8/*}
+		[ "$(LC_ALL=C MANPATH="$m" MANWIDTH=80 man user-booted-report 2>&1 | col -b)" = \
+		  "$(LC_ALL=C MANPATH="$m" MANWIDTH=80 man user-booted.service 2>&1 | col -b)" ] &&
+		LC_ALL=C MANPATH="$m" MANWIDTH=200 man user-booted-report 2>&1 | grep -q "user-booted.service, *user-booted-report - tell"
+	}
+	check "install: man user-booted-report shows user-booted.service(8)" t
 
 	t() {
 		grep -q "^\.B ${report%/*}/user\\\\-booted\\\\-report" "$dest$(installed user-booted.service.8)" &&
@@ -322,7 +333,8 @@ install_tests() {
 	t() {
 		need groff || return 0
 		for f in $(find "$dest" -path '*/man8/*.8'); do
-			out=$(groff -t -man -ww -z "$f" 2>&1)
+			# (.so names the page from the man directory, as man(1) reads it)
+			out=$(cd "${f%/man8/*}" && groff -t -man -ww -z "$f" 2>&1)
 			[ -z "$out" ] || { echo "$f: $out"; return 1; }
 		done
 	}
