@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot lint bench systemd-native clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot lint bench systemd-native plugin-dry-run clean distclean
 all: kernel
 
 setup:
@@ -88,6 +88,11 @@ bench: setup
 # Not part of make test (about 25 min on a fresh machine; scripts/README.md).
 systemd-native: kernel
 	@scripts/systemd-native.sh
+
+# The systemd plugin built, installed and tested as a Debian package build
+# would, in a clean chroot without the uapi header or man (root; SUITE=bookworm).
+plugin-dry-run:
+	@systemd-plugin/tests/package-dry-run.sh $(SUITE)
 
 clean:
 	rm -rf $(B)/obj-* $(B)/robot $(B)/bzImage* $(B)/modules-* $(B)/guest-bin $(B)/*.cpio.gz $(B)/*.log $(B)/series

@@ -14,7 +14,12 @@
 #include <syslog.h>
 #include <unistd.h>
 
+/* The sysctl's path: the ABI header's, when the kernel headers carry it. */
+#ifdef HAVE_LINUX_USER_BOOTED_H
 #include <linux/user_booted.h>
+#else
+#define USER_BOOTED_SYSCTL_PATH "/proc/sys/kernel/user_booted"
+#endif
 
 #define UNIT "user-booted.service"
 

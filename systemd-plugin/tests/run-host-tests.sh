@@ -7,7 +7,10 @@
 #             with DESTDIR into a scratch directory.  Without it (CI, make
 #             test) a scratch build is made first: the in-tree uapi header,
 #             warnings as errors.
-#   GROUP     generator, units, report, install (default: all).
+#   GROUP     generator, units, report, install (default: all); without a
+#             BUILDDIR also package: tests/package-dry-run.sh, a Debian
+#             package build in a clean chroot (root and mmdebstrap, else SKIP;
+#             about 30 s, 3 min more the first time: mmdebstrap).
 # The generator's test build (user-booted-generator-test: the same source,
 # reading /proc, /etc and /run below $USER_BOOTED_ROOT) runs against fake
 # system trees; user-booted-report runs with a fake systemctl on PATH.
@@ -19,10 +22,12 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+groups="generator units report install"
 if [ -d "${1:-}" ]; then
 	build=$(cd "$1" && pwd)
 	shift
 else
+	groups="$groups package"
 	build=$work/build
 	if ! { meson setup --werror -Duapi="$src/../uapi" "$build" "$src" &&
 	       meson compile -C "$build"; } >"$work/build.log" 2>&1; then
@@ -32,7 +37,7 @@ else
 		exit 1
 	fi
 fi
-groups=${*:-generator units report install}
+groups=${*:-$groups}
 
 # What this build installs where, from meson itself.
 dest=$work/dest
@@ -129,6 +134,16 @@ generator_tests() {
 	# Nothing to report: nothing written, nothing said, exit 0.
 	t() { mkroot; rm "$root/proc/sys/kernel/user_booted"; gen && nothing; }
 	check "skip: the kernel has no kernel.user_booted" t
+	# What a build without <linux/user_booted.h> compiles (distributions):
+	# the literal path, on which the same fake system hooks and skips.
+	t() { need cc || return 0
+		cc -o "$work/gen-nohdr" -DUSER_BOOTED_TEST -DUSER_BOOTED_UNIT_DIR="\"${unitpath%/*}\"" \
+			"$src/src/user-booted-generator.c" || return 1
+		mkroot; gen=$work/gen-nohdr; gen && hooked || return 1
+		mkroot; echo 1 >"$root/proc/sys/kernel/user_booted"; gen && nothing; }
+	check "generator: built without <linux/user_booted.h>, it reads the same sysctl" t
+	gen=$build/user-booted-generator-test
+
 	t() { mkroot; echo 1 >"$root/proc/sys/kernel/user_booted"; gen && nothing; }
 	check "skip: the sysctl reads 1 (not waiting, or boot ended: soft-reboot)" t
 	t() { mkroot; echo 01 >"$root/proc/sys/kernel/user_booted"; gen && nothing; }
@@ -167,18 +182,26 @@ units_tests() {
 		! grep -E '^(Before|Wants|Requires)=' "$u" | grep -vqx 'Before=shutdown.target'; }
 	check "units: ordered after every boot target, before nothing but shutdown.target" t
 
+	t() { grep -qx 'After=systemd-update-utmp-runlevel.service' "$u"; }
+	check "units: ordered after systemd-update-utmp-runlevel.service (startup's last oneshot before 258): its job the last" t
+
 	# A system root with what this build installs, the unit where systemd
 	# looks also when the build's prefix is not /usr.
 	r=$work/sysroot && rm -rf "$r" && cp -a "$dest" "$r" && mkdir -p "$r/etc/systemd/system" "$r/usr/lib/systemd/system"
 	[ -e "$r/usr/lib/systemd/system/$unit" ] || cp "$u" "$r/usr/lib/systemd/system/"
-	t() {
-		need systemd-analyze || return 0
+	# verify MAN: systemd-analyze verify --man=MAN of the installed unit, clean.
+	verify() {
 		man=$(installed user-booted.service.8) && man=${man%/man8/*}
 		out=$(MANPATH="$dest$man" SYSTEMD_LOG_LEVEL=notice \
-			systemd-analyze verify --root="$r" --man=yes "$unit" 2>&1) || { echo "$out"; return 1; }
+			systemd-analyze verify --root="$r" --man="$1" "$unit" 2>&1) || { echo "$out"; return 1; }
 		[ -z "$out" ] || { echo "$out"; return 1; }
 	}
-	check "units: systemd-analyze verify --man=yes is clean (its Documentation= pages installed)" t
+	t() { need systemd-analyze || return 0; verify no; }
+	check "units: systemd-analyze verify is clean" t
+	# --man=yes runs man(1) on each Documentation= page and fails without
+	# it (a package build's chroot has systemd-analyze, not man-db).
+	t() { need systemd-analyze && need man || return 0; verify yes; }
+	check "units: systemd-analyze verify --man=yes finds its Documentation= pages (installed)" t
 
 	t() {
 		need systemctl || return 0
@@ -204,7 +227,7 @@ run_report() { PATH="$work/bin:$PATH" "$(fake_report "$1")" >"$work/stdout" 2>"$
 
 report_tests() {
 	t() { sh -n "$dest$report" && [ -x "$dest$report" ] && grep -qx 'sysctl=/proc/sys/kernel/user_booted' "$dest$report"; }
-	check "report: installed executable, valid sh, the sysctl path from <linux/user_booted.h>" t
+	check "report: installed executable, valid sh, the sysctl path" t
 
 	t() { echo 0 >"$work/user_booted"; run_report 'echo running' && [ "$(cat "$work/user_booted")" = 1 ] &&
 		[ ! -s "$work/stdout" ] && [ ! -s "$work/stderr" ]; }
@@ -216,16 +239,41 @@ report_tests() {
 	# The first two waits never return (PID 1 re-executed under them).
 	t() { echo 0 >"$work/user_booted"; : >"$work/calls"
 		run_report "echo x >>$work/calls; [ \$(wc -l <$work/calls) -gt 2 ] || exec sleep 100; echo maintenance; exit 3" &&
-		[ "$(cat "$work/user_booted")" = 1 ] && [ "$(wc -l <"$work/calls")" = 3 ] && [ ! -s "$work/stdout" ]; }
-	check "report: a wait that never returns is given up after the period and asked again" t
+		[ "$(cat "$work/user_booted")" = 1 ] && [ "$(wc -l <"$work/calls")" = 3 ] &&
+		[ "$(grep -cx '<7>systemctl is-system-running --wait: "", exit 124 (124: timed out); asking again' "$work/stdout")" = 2 ] &&
+		[ "$(wc -l <"$work/stdout")" = 2 ]; }
+	check "report: a wait that never returns is given up after the period and asked again (said at debug level)" t
 
-	# Without a newline: what dash's byte-wise read gets from a sysctl.
+	# A systemctl that fails at once (no wait): asked again.
+	t() { echo 0 >"$work/user_booted"; : >"$work/calls"
+		run_report "echo x >>$work/calls; [ \$(wc -l <$work/calls) -gt 1 ] && { echo running; exit 0; }; echo starting; exit 1" &&
+		[ "$(cat "$work/user_booted")" = 1 ] && [ "$(wc -l <"$work/calls")" = 2 ] &&
+		[ "$(cat "$work/stdout")" = '<7>systemctl is-system-running --wait: "starting", exit 1 (124: timed out); asking again' ]; }
+	check "report: a wait that fails at once is asked again, said at debug level" t
+
+	# The kernel ended boot first (a sysctl gives "1" without a newline to
+	# dash's byte-wise read), startup never finishes: one warning naming
+	# startup's jobs, no write (the file keeps its "1"), exit 0 after one
+	# wait; no awk (not Essential on Debian).
 	t() { printf 1 >"$work/user_booted"; : >"$work/calls"
-		run_report "case \$1 in list-jobs) echo ' 12 hold.service start running'; echo ' 1 multi-user.target start waiting'; exit 0;; esac
-			echo x >>$work/calls; [ \$(wc -l <$work/calls) -gt 3 ] || exec sleep 100; echo running" &&
-		[ "$(cat "$work/stdout")" = "<4>The kernel ended userspace boot before systemd's startup finished; startup still waits for: hold.service start (running), multi-user.target start (waiting)" ] &&
-		[ "$(cat "$work/user_booted")" = 1 ]; }
-	check "report: the kernel ended boot first: one warning naming startup's jobs, then the no-op write" t
+		printf '#!/bin/sh\nexit 2\n' >"$work/bin/awk"; chmod +x "$work/bin/awk"
+		PATH="$work/bin:$PATH" timeout 30 "$(fake_report "case \$1 in list-jobs)
+				echo ' 12 hold.service start running'; echo ' 1 multi-user.target start waiting'; exit 0;; esac
+			echo x >>$work/calls; exec sleep 100")" >"$work/stdout" 2>"$work/stderr"
+		rc=$?; rm "$work/bin/awk"
+		[ $rc = 0 ] && [ "$(wc -l <"$work/calls")" = 1 ] && [ ! -s "$work/stderr" ] &&
+		[ "$(grep -v '^<7>' "$work/stdout")" = "<4>The kernel ended userspace boot before systemd's startup finished; startup still waits for: hold.service start (running), multi-user.target start (waiting)" ] &&
+		[ "$(cat "$work/user_booted")" = 1 ] && [ "$(wc -c <"$work/user_booted")" = 1 ] ||
+		{ echo "rc $rc, $(wc -l <"$work/calls") waits"; cat "$work/stdout" "$work/stderr"; return 1; }; }
+	check "report: the kernel ended boot first, startup never finishes: one warning naming its jobs, no write, exit 0" t
+
+	t() { printf 1 >"$work/user_booted"
+		PATH="$work/bin:$PATH" timeout 30 "$(fake_report "case \$1 in list-jobs)
+				for i in \$(seq 11); do echo \" \$i u\$i.service start waiting\"; done; exit 0;; esac
+			exec sleep 100")" >"$work/stdout" 2>"$work/stderr" &&
+		[ "$(grep -cv '^<7>' "$work/stdout")" = 1 ] &&
+		grep -qx "<4>.*startup still waits for: u1.service start (waiting), .*, u8.service start (waiting), and 3 more jobs" "$work/stdout"; }
+	check "report: the warning names 8 jobs and counts the rest" t
 
 	t() { run_report 'echo running'; rm -f "$work/user_booted"; mkdir "$work/user_booted"
 		! run_report 'echo running' && grep -q "^<3>Cannot write 1 to $work/user_booted: .*Is a directory" "$work/stderr" &&
@@ -237,11 +285,22 @@ install_tests() {
 	t() {
 		for f in "$genpath" "$report"; do [ -x "$dest$f" ] || { echo "missing $f"; return 1; }; done
 		case $report in */user-booted/user-booted-report) ;; *) echo "$report"; return 1 ;; esac
-		for f in "$unitpath" "$(installed user-booted.service.8)" "$(installed user-booted-generator.8)"; do
+		for f in "$unitpath" "$(installed user-booted.service.8)" "$(installed user-booted-generator.8)" \
+			"$(installed user-booted-report.8)"; do
 			[ -f "$dest$f" ] || { echo "missing $f"; return 1; }; done
 		! meson introspect "$build" --installed | grep -q user-booted-generator-test
 	}
 	check "install: generator, script (in libexecdir/user-booted/), unit and man pages; not the test build" t
+
+	# man user-booted-report: the alias names the page of the service.
+	t() {
+		need man || return 0
+		m=$(installed user-booted.service.8) && m=$dest${m%/man8/*}
+		[ "$(LC_ALL=C MANPATH="$m" MANWIDTH=80 man user-booted-report 2>&1 | col -b)" = \
+		  "$(LC_ALL=C MANPATH="$m" MANWIDTH=80 man user-booted.service 2>&1 | col -b)" ] &&
+		LC_ALL=C MANPATH="$m" MANWIDTH=200 man user-booted-report 2>&1 | grep -q "user-booted.service, *user-booted-report - tell"
+	}
+	check "install: man user-booted-report shows user-booted.service(8)" t
 
 	t() {
 		grep -q "^\.B ${report%/*}/user\\\\-booted\\\\-report" "$dest$(installed user-booted.service.8)" &&
@@ -274,11 +333,21 @@ install_tests() {
 	t() {
 		need groff || return 0
 		for f in $(find "$dest" -path '*/man8/*.8'); do
-			out=$(groff -t -man -ww -z "$f" 2>&1)
+			# (.so names the page from the man directory, as man(1) reads it)
+			out=$(cd "${f%/man8/*}" && groff -t -man -ww -z "$f" 2>&1)
 			[ -z "$out" ] || { echo "$f: $out"; return 1; }
 		done
 	}
 	check "install: man pages render without groff warnings" t
+}
+
+package_tests() {
+	t() {
+		[ "$(id -u)" = 0 ] || { echo "SKIP: not root (chroot)"; return 0; }
+		need mmdebstrap || return 0
+		"$src/tests/package-dry-run.sh" bookworm
+	}
+	check "package: a Debian bookworm package build without the uapi header and man: configure, build, DESTDIR install, meson test" t
 }
 
 for g in $groups; do
