@@ -13,10 +13,16 @@
  * "ub-agent" starts off; writing Y to the parameter agent_on turns it on
  * behind the regulator core's back, as firmware or a co-processor may:
  * stock's cleanup never switches off a rail that was off at its 30 s.
+ * "ub-cycled" starts on; writing Y to cycle has a consumer enable and
+ * disable it (the core switches it off), and writing Y to cycled_on then
+ * turns it on behind the core's back: stock, whose cleanup was done with
+ * it at its 30 s, leaves it on.
  */
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/kstrtox.h>
+#include <linux/regulator/consumer.h>
 #include <linux/regulator/driver.h>
 #include <linux/regulator/machine.h>
 #include <linux/smp.h>
@@ -94,6 +100,34 @@ static const struct regulator_ops ub_agent_ops = {
 	.is_enabled = ub_agent_is_enabled,
 };
 
+/* The hardware of "ub-cycled", on at boot. */
+static bool cycled_on = true;
+module_param(cycled_on, bool, 0644);
+MODULE_PARM_DESC(cycled_on, "ub-cycled is on; Y: another agent turns it on");
+
+static int ub_cycled_enable(struct regulator_dev *rdev)
+{
+	WRITE_ONCE(cycled_on, true);
+	return 0;
+}
+
+static int ub_cycled_disable(struct regulator_dev *rdev)
+{
+	WRITE_ONCE(cycled_on, false);
+	return 0;
+}
+
+static int ub_cycled_is_enabled(struct regulator_dev *rdev)
+{
+	return READ_ONCE(cycled_on);
+}
+
+static const struct regulator_ops ub_cycled_ops = {
+	.enable = ub_cycled_enable,
+	.disable = ub_cycled_disable,
+	.is_enabled = ub_cycled_is_enabled,
+};
+
 /* Neither always_on nor boot_on: the late cleanup may switch it off. */
 static struct regulator_dev *ub_register(struct device *dev, const char *name,
 					 const struct regulator_ops *ops)
@@ -136,8 +170,38 @@ static int ub_unused_probe(struct platform_device *pdev)
 	rdev = ub_unused_register(&pdev->dev, "ub-unused");
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
-	return PTR_ERR_OR_ZERO(ub_register(&pdev->dev, "ub-agent", &ub_agent_ops));
+	rdev = ub_register(&pdev->dev, "ub-agent", &ub_agent_ops);
+	if (IS_ERR(rdev))
+		return PTR_ERR(rdev);
+	return PTR_ERR_OR_ZERO(ub_register(&pdev->dev, "ub-cycled", &ub_cycled_ops));
 }
+
+/* A consumer that enables and disables ub-cycled, once per write of Y. */
+static int cycle_set(const char *val, const struct kernel_param *kp)
+{
+	struct regulator *r;
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret || !on)
+		return ret;
+	if (!ub_unused_pdev)
+		return -ENODEV;
+	r = regulator_get(&ub_unused_pdev->dev, "ub-cycled");
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	ret = regulator_enable(r);
+	if (!ret)
+		ret = regulator_disable(r);
+	regulator_put(r);
+	return ret;
+}
+
+static const struct kernel_param_ops cycle_ops = {
+	.set = cycle_set,
+};
+module_param_cb(cycle, &cycle_ops, NULL, 0200);
+MODULE_PARM_DESC(cycle, "Y: a consumer enables and disables ub-cycled");
 
 static struct platform_driver ub_unused_driver = {
 	.probe = ub_unused_probe,

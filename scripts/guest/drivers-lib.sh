@@ -65,17 +65,17 @@ gave_up_time() { klog_time 'ub-consumer: bound without supplier'; }
 synced_time() { klog_time 'ub-supplier: sync_state'; }
 early_synced_time() { klog_time 'ub-early: sync_state'; }
 # held: fw_devlink's pass at the deferred-probe timeout has run and held
-# the forced sync_state() of the suppliers bound by then.
-held() { klog_has 'forced sync_state() waits for the end of userspace boot'; }
+# the forced sync_state() of the early supplier, bound by then.
+held() { klog_has 'ub-early: Timed out. sync_state() held until userspace has booted'; }
 
-# load_fixtures: the unused regulator, then the consumer (whose driver
-# registration re-arms a stock deferred-probe timeout) and the early
-# supplier, bound at once; sets t_consumer.
+# load_fixtures [CONSUMER-PARAMS]: the unused regulator, then the consumer
+# (whose driver registration re-arms a stock deferred-probe timeout) and the
+# early supplier, bound at once; sets t_consumer.
 load_fixtures() {
 	modprobe user_booted_regulator
 	check "the unused regulator is on at boot" [ "$(regulator_state)" = enabled ]
 	mark "loading user_booted_consumer"
-	modprobe user_booted_consumer
+	modprobe user_booted_consumer "$@"
 	t_consumer=$(klog_time 'ub: loading user_booted_consumer')
 	check "the consumer defers while its supplier has no driver" outcome_is deferred
 	check "the early supplier is bound" [ -e /sys/bus/platform/devices/ub-early/driver ]
@@ -133,7 +133,7 @@ expect_stock_timers() {
 # show_timeline: the lines the suites reason about, for the console log.
 show_timeline() {
 	echo "== timeline (kernel log) =="
-	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-late|ub-agent|ub-consumer|ub-supplier|ub-early|regulator|deferred probe|sync_state' |
+	dmesg | grep -E 'Run /init|user_booted:|ub: |ub-unused|ub-late|ub-agent|ub-cycled|ub-consumer|ub-supplier|ub-early|ub-idle|regulator|deferred probe|sync_state' |
 		grep -v 'ommand line' |
 		sed 's/^/  /'
 }
