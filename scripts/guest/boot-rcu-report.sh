@@ -23,6 +23,12 @@ for e in $probes; do
 	[ "$(cat $f 2>/dev/null)" = 1 ] && continue
 	echo "# gpwait/$e not enabled at boot (enable: $(cat $f 2>&1)); kprobe_events:"
 	sed 's/^/#   /' $T/kprobe_events
+	# Once its events directory was missing too: define the probe again.
+	if [ ! -e $f ]; then
+		def=$(grep ":gpwait/$e " $T/kprobe_events)
+		echo "-:gpwait/$e" >> $T/kprobe_events
+		echo "$def" >> $T/kprobe_events
+	fi
 	echo 1 > $f
 done
 check "the recipe's kprobes are enabled" \
