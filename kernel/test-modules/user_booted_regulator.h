@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* What user_booted_regulator offers the the other boot-drivers-* test modules. */
+/* What user_booted_regulator offers the other boot-drivers-* test modules. */
 #ifndef _USER_BOOTED_REGULATOR_H
 #define _USER_BOOTED_REGULATOR_H
 
