@@ -37,14 +37,19 @@ static const char *sys(const char *path)
 
 /* To /dev/kmsg, as systemd's generators log: a generator's stderr reached
  * neither the console nor kmsg on systemd 252 and 262 (e2e). */
-static int fail(const char *what, const char *why)
+static void say(int level, const char *what, const char *why)
 {
 	FILE *kmsg = fopen(sys("/dev/kmsg"), "ae");
 
-	fprintf(kmsg ?: stderr, "<%d>user-booted-generator[%d]: %s%s%s\n", LOG_DAEMON | LOG_ERR,
+	fprintf(kmsg ?: stderr, "<%d>user-booted-generator[%d]: %s%s%s\n", LOG_DAEMON | level,
 		(int)getpid(), what, why ? ": " : "", why ?: "");
 	if (kmsg)
 		fclose(kmsg);
+}
+
+static int fail(const char *what, const char *why)
+{
+	say(LOG_ERR, what, why);
 	return EXIT_FAILURE;
 }
 
@@ -60,6 +65,8 @@ static int skip(void)
 	if (virt ? strncmp(virt, "container:", 10) == 0 : access(sys("/run/systemd/container"), F_OK) == 0)
 		return 1;
 	f = fopen(sys(USER_BOOTED_SYSCTL_PATH), "re");
+	if (!f && errno != ENOENT)	/* ENOENT: a kernel without it, nothing to say */
+		say(LOG_WARNING, USER_BOOTED_SYSCTL_PATH, strerror(errno));
 	if (f) {
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = '\0';

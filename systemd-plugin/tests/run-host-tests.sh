@@ -134,6 +134,11 @@ generator_tests() {
 	# Nothing to report: nothing written, nothing said, exit 0.
 	t() { mkroot; rm "$root/proc/sys/kernel/user_booted"; gen && nothing; }
 	check "skip: the kernel has no kernel.user_booted" t
+	t() { mkroot; ln -sf user_booted "$root/proc/sys/kernel/user_booted"; gen &&
+		[ -z "$(links "$root/normal")$(links "$root/early")$(links "$root/late")" ] &&
+		[ "$(said | wc -l)" = 1 ] && said | grep -qx \
+		'<28>user-booted-generator\[[0-9]*\]: /proc/sys/kernel/user_booted: Too many levels of symbolic links'; }
+	check "skip: a sysctl it cannot read (not ENOENT): one daemon.warning line, nothing written" t
 	# What a build without <linux/user_booted.h> compiles (distributions):
 	# the literal path, on which the same fake system hooks and skips.
 	t() { need cc || return 0
@@ -176,6 +181,13 @@ units_tests() {
 
 	t() { grep -qx 'ConditionPathExists=!/etc/initrd-release' "$u" && grep -qx 'ConditionVirtualization=!container' "$u"; }
 	check "units: a manual start in the initrd or a container does nothing" t
+
+	t() { grep -qx 'ConditionPathExists=/proc/sys/kernel/user_booted' "$u"; }
+	check "units: a manual start on a kernel without kernel.user_booted does nothing" t
+
+	t() { grep -qx 'NoNewPrivileges=yes' "$u" && grep -qx 'CapabilityBoundingSet=CAP_SYS_ADMIN' "$u" &&
+		! grep -qE '^(ProtectKernelTunables|ProtectSystem|PrivateTmp)=' "$u"; }
+	check "units: no new privileges, CAP_SYS_ADMIN alone; /proc/sys left writable" t
 
 	t() { for x in default multi-user graphical rescue emergency basic; do
 		grep -q "^After=.*\b$x\.target\b" "$u" || { echo "not after $x.target"; return 1; }; done
