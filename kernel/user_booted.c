@@ -29,22 +29,13 @@ static const char * const reason_names[] = {
 	[USER_BOOTED_RESTORE] = "restore",
 };
 
-/* End userspace boot, once: tell the subscribers, log, wake pollers. */
-static void user_booted_end(struct user_booted_state *s, enum user_booted_reason reason)
+/* The system's line in the log and its tracepoint; KUnit's instances have none. */
+static void user_booted_log(struct user_booted_state *s, enum user_booted_reason reason,
+			    u64 start)
 {
-	u64 start = ktime_get_ns(), since = start - s->launch_ns;
+	u64 since = start - s->launch_ns;
 	u32 ns;
 
-	lockdep_assert_held(&s->lock);
-	if (s->reason)
-		return;
-	s->reason = reason;
-	cancel_delayed_work(&s->timeout_work);	/* a running one finds s->reason */
-	/* NOTIFY_STOP would hide the event from the rest: not allowed. */
-	WARN_ONCE(raw_notifier_call_chain(&s->chain, reason, NULL) & NOTIFY_STOP_MASK,
-		  "user_booted: a subscriber returned NOTIFY_STOP\n");
-	RAW_INIT_NOTIFIER_HEAD(&s->chain);	/* told: nothing is kept */
-	smp_store_release(&s->booted, true);	/* pairs with user_booted() */
 	trace_user_booted(reason, s->launched ? since : 0);
 	if (reason == USER_BOOTED_TIMEOUT)
 		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to kernel.user_booted or tune kernel.user_booted_timeout\n",
@@ -56,6 +47,25 @@ static void user_booted_end(struct user_booted_state *s, enum user_booted_reason
 			reason_names[reason], since, ns / (u32)NSEC_PER_MSEC,
 			current->comm, task_pid_nr(current),
 			div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
+}
+
+/* End userspace boot, once: tell the subscribers, log, wake pollers. */
+static void user_booted_end(struct user_booted_state *s, enum user_booted_reason reason)
+{
+	u64 start = ktime_get_ns();
+
+	lockdep_assert_held(&s->lock);
+	if (s->reason)
+		return;
+	s->reason = reason;
+	cancel_delayed_work(&s->timeout_work);	/* a running one finds s->reason */
+	/* NOTIFY_STOP would hide the event from the rest: not allowed. */
+	WARN_ONCE(raw_notifier_call_chain(&s->chain, reason, NULL) & NOTIFY_STOP_MASK,
+		  "user_booted: a subscriber returned NOTIFY_STOP\n");
+	RAW_INIT_NOTIFIER_HEAD(&s->chain);	/* told: nothing is kept */
+	smp_store_release(&s->booted, true);	/* pairs with user_booted() */
+	if (s->system)
+		user_booted_log(s, reason, start);
 	proc_sys_poll_notify(&s->poll);	/* last: pollers find the log line */
 }
 
@@ -77,6 +87,7 @@ static struct user_booted_state ub = {	/* the system's; KUnit makes its own */
 	.poll = __CTL_TABLE_POLL_INITIALIZER(ub.poll),
 	.timeout_secs = CONFIG_USER_BOOTED_TIMEOUT,
 	.report_expected = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED),
+	.system = true,
 };
 
 VISIBLE_IF_KUNIT void user_booted_state_launch(struct user_booted_state *s)

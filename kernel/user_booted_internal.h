@@ -23,6 +23,7 @@
  * @timeout_secs: the fallback's timeout, fixed at launch; written under
  *	@lock before it, read without
  * @report_expected: init is to write kernel.user_booted
+ * @system: the system's instance, the one that logs and traces
  * @launched: init has been launched
  * @reason: why boot ended, 0 while booting; set once
  * @booted: set after every subscriber has been told; read locklessly
@@ -35,6 +36,7 @@ struct user_booted_state {
 	u64 launch_ns;
 	unsigned int timeout_secs;
 	bool report_expected;
+	bool system;
 	bool launched;
 	enum user_booted_reason reason;
 	bool booted;
