@@ -16,6 +16,12 @@ cp "$TOP/scripts/guest/init" "$stage/init"
 cp "$TOP"/scripts/guest/*.sh "$stage/ub/"
 [ -d "$BUILD/guest-bin" ] && cp -a "$BUILD"/guest-bin/. "$stage/ub/"
 [ -d "$BUILD/modules-$flavour$KSUFFIX/lib" ] && cp -a "$BUILD/modules-$flavour$KSUFFIX/lib" "$stage/"
+# The kernel's config where distributions put it: the selftests read
+# CONFIG_USER_BOOTED_REPORTED there.
+for m in "$stage"/lib/modules/*/; do
+	[ -f "$BUILD/obj-$KERNEL-$flavour/.config" ] && [ -d "$m" ] || continue
+	mkdir -p "$stage/boot" && cp "$BUILD/obj-$KERNEL-$flavour/.config" "$stage/boot/config-$(basename "$m")"
+done
 echo "root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/:/bin/sh" > "$stage/etc/passwd"
 echo "root:x:0:
