@@ -30,7 +30,8 @@
 #include "user_booted_regulator.h"
 
 struct ub_unused {
-	bool on;	/* serialised by the regulator core */
+	bool own;	/* the hardware, unless another agent shares it */
+	bool *on;	/* &own, or the module parameter an agent writes */
 	struct regulator_desc desc;
 	struct regulator_init_data init_data;
 };
@@ -41,7 +42,7 @@ static int ub_unused_enable(struct regulator_dev *rdev)
 {
 	struct ub_unused *u = rdev_get_drvdata(rdev);
 
-	u->on = true;
+	WRITE_ONCE(*u->on, true);
 	return 0;
 }
 
@@ -54,7 +55,7 @@ static int ub_unused_disable(struct regulator_dev *rdev)
 {
 	struct ub_unused *u = rdev_get_drvdata(rdev);
 
-	u->on = false;
+	WRITE_ONCE(*u->on, false);
 	WRITE_ONCE(disabled_on_cpu, raw_smp_processor_id());
 	return 0;
 }
@@ -63,7 +64,7 @@ static int ub_unused_is_enabled(struct regulator_dev *rdev)
 {
 	struct ub_unused *u = rdev_get_drvdata(rdev);
 
-	return u->on;
+	return READ_ONCE(*u->on);
 }
 
 static const struct regulator_ops ub_unused_ops = {
@@ -77,60 +78,17 @@ static bool agent_on;
 module_param(agent_on, bool, 0644);
 MODULE_PARM_DESC(agent_on, "ub-agent is on; Y: another agent turns it on");
 
-static int ub_agent_enable(struct regulator_dev *rdev)
-{
-	WRITE_ONCE(agent_on, true);
-	return 0;
-}
-
-static int ub_agent_disable(struct regulator_dev *rdev)
-{
-	WRITE_ONCE(agent_on, false);
-	return 0;
-}
-
-static int ub_agent_is_enabled(struct regulator_dev *rdev)
-{
-	return READ_ONCE(agent_on);
-}
-
-static const struct regulator_ops ub_agent_ops = {
-	.enable = ub_agent_enable,
-	.disable = ub_agent_disable,
-	.is_enabled = ub_agent_is_enabled,
-};
-
 /* The hardware of "ub-cycled", on at boot. */
 static bool cycled_on = true;
 module_param(cycled_on, bool, 0644);
 MODULE_PARM_DESC(cycled_on, "ub-cycled is on; Y: another agent turns it on");
 
-static int ub_cycled_enable(struct regulator_dev *rdev)
-{
-	WRITE_ONCE(cycled_on, true);
-	return 0;
-}
-
-static int ub_cycled_disable(struct regulator_dev *rdev)
-{
-	WRITE_ONCE(cycled_on, false);
-	return 0;
-}
-
-static int ub_cycled_is_enabled(struct regulator_dev *rdev)
-{
-	return READ_ONCE(cycled_on);
-}
-
-static const struct regulator_ops ub_cycled_ops = {
-	.enable = ub_cycled_enable,
-	.disable = ub_cycled_disable,
-	.is_enabled = ub_cycled_is_enabled,
-};
-
-/* Neither always_on nor boot_on: the late cleanup may switch it off. */
+/*
+ * Neither always_on nor boot_on: the late cleanup may switch it off.  Its
+ * hardware is @shared, or its own flag, on at boot.
+ */
 static struct regulator_dev *ub_register(struct device *dev, const char *name,
-					 const struct regulator_ops *ops)
+					 bool *shared)
 {
 	struct regulator_config config = { .dev = dev };
 	struct ub_unused *u;
@@ -138,10 +96,11 @@ static struct regulator_dev *ub_register(struct device *dev, const char *name,
 	u = devm_kzalloc(dev, sizeof(*u), GFP_KERNEL);
 	if (!u)
 		return ERR_PTR(-ENOMEM);
-	u->on = true;
+	u->own = true;
+	u->on = shared ?: &u->own;
 	u->desc.name = name;
 	u->desc.type = REGULATOR_VOLTAGE;
-	u->desc.ops = ops;
+	u->desc.ops = &ub_unused_ops;
 	u->desc.owner = THIS_MODULE;
 	u->init_data.constraints.name = name;
 	u->init_data.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
@@ -159,7 +118,7 @@ static struct regulator_dev *ub_register(struct device *dev, const char *name,
  */
 struct regulator_dev *ub_unused_register(struct device *dev, const char *name)
 {
-	return ub_register(dev, name, &ub_unused_ops);
+	return ub_register(dev, name, NULL);
 }
 EXPORT_SYMBOL_GPL(ub_unused_register);
 
@@ -170,10 +129,10 @@ static int ub_unused_probe(struct platform_device *pdev)
 	rdev = ub_unused_register(&pdev->dev, "ub-unused");
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
-	rdev = ub_register(&pdev->dev, "ub-agent", &ub_agent_ops);
+	rdev = ub_register(&pdev->dev, "ub-agent", &agent_on);
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
-	return PTR_ERR_OR_ZERO(ub_register(&pdev->dev, "ub-cycled", &ub_cycled_ops));
+	return PTR_ERR_OR_ZERO(ub_register(&pdev->dev, "ub-cycled", &cycled_on));
 }
 
 /* A consumer that enables and disables ub-cycled, once per write of Y. */
