@@ -232,19 +232,20 @@ static int report_expected(void)
 	FILE *f = fopen("/proc/cmdline", "re");
 
 	if (f && fgets(line, sizeof(line), f))
-		for (tok = strtok_r(line, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-			v = tok + strlen(name);
-			if (strncmp(tok, name, strlen(name)))
-				continue;
-			if (!*v)
-				expected = 1;
-			else if (*v++ != '=' || !*v)
-				continue;	/* another parameter; a bad value is ignored */
-			else if (strchr("1yYtT", *v) || !strcasecmp(v, "on"))
-				expected = 1;
-			else if (strchr("0nNfF", *v) || !strcasecmp(v, "off"))
-				expected = 0;
-		}
+		line[strcspn(line, "\n")] = '\0';
+	for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (strncmp(tok, name, strlen(name)))
+			continue;
+		v = tok + strlen(name);
+		if (!*v)
+			expected = 1;
+		else if (*v++ != '=' || !*v)
+			continue;	/* another parameter; a bad value is ignored */
+		else if (strchr("1yYtT", *v) || !strcasecmp(v, "on"))
+			expected = 1;
+		else if (strchr("0nNfF", *v) || !strcasecmp(v, "off"))
+			expected = 0;
+	}
 	if (f)
 		fclose(f);
 	if (expected >= 0)
