@@ -136,10 +136,8 @@ if [ -n "${NATIVE_CORE:-}" ]; then
 	lib=$(cd "$stage" && ls usr/lib/*/systemd/"${NATIVE_CORE##*/}") ||
 		die "${NATIVE_CORE##*/} does not match the $suite image's systemd"
 	sysctl_ unmask user-booted.service
-	native() { # PID 1's code, and the patch's own test if it came with it
+	native() { # PID 1's code
 		install -m 0644 "$NATIVE_CORE" "$stage/$lib"
-		t=${NATIVE_CORE%/*}/TEST-07-PID1.user-booted.sh
-		[ ! -f "$t" ] || install -m 0755 "$t" "${t%/*}/util.sh" "$stage/usr/local/libexec/"
 	}
 	native
 	image native-plugin

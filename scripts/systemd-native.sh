@@ -92,9 +92,6 @@ patch -d "$root/work" -p1 --quiet --no-backup-if-mismatch <"$patch" || die "coul
 echo "$stamp" >"$root/work/.patch"
 # What was built, for make bench's record: the patch's stamp, the version.
 echo "$stamp $version" >"${core%/*}/built"
-# systemd's own subtest of the change, and the helpers it sources: the e2e
-# image runs it during and after boot.
-cp "$root/work/test/units/TEST-07-PID1.user-booted.sh" "$root/work/test/units/util.sh" "${core%/*}/"
 log "built in ${SECONDS}s: ${core#"$TOP"/}"
 
 # The e2e's rootfs.sh adds the images with this library.
