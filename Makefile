@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot lint bench systemd-native plugin-dry-run clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot torture lint bench systemd-native plugin-dry-run clean distclean
 all: kernel
 
 setup:
@@ -69,6 +69,11 @@ bisect-check: tree
 # ROBOT_CONFIGS= picks some (scripts/robot.sh).  Not part of make test.
 robot: setup
 	@scripts/robot.sh
+
+# rcutorture's scenarios (kvm.sh) on the series' tree, the series' boot mode
+# ending mid-run (scripts/torture.sh).  Hours; not part of make test.
+torture: tree
+	@scripts/torture.sh
 
 # The series' quality gates (checkpatch, kernel-doc, docs; the 6.12
 # backport's series applies), as TAP.

@@ -102,3 +102,19 @@ step_file() {
 	cat "$tmp/$dst"
 	rm -rf "$tmp"
 }
+
+# qemu_accel: kvm or tcg.  Nested KVM often opens /dev/kvm and then fails:
+# try it once, remember (qemu-run.sh, torture.sh).
+qemu_accel() {
+	local cache=$BUILD/.accel
+	if [ ! -f "$cache" ]; then
+		if [ -w /dev/kvm ] && timeout 20 qemu-system-x86_64 -accel kvm -M q35 -nodefaults \
+			-display none -no-reboot -kernel /dev/null </dev/null >/dev/null 2>&1; then
+			echo kvm > "$cache.$$"
+		else
+			echo tcg > "$cache.$$"
+		fi
+		mv -f "$cache.$$" "$cache" # two guests may probe at once (make test)
+	fi
+	cat "$cache"
+}

@@ -41,20 +41,6 @@ fi
 # twice).  The BIOS's $PIR table gives the same routing at once.
 [ -z "$disk" ] || append+=" acpi=noirq"
 
-# Nested KVM often opens /dev/kvm and then fails: try it once, remember.
-accel() {
-	local cache=$BUILD/.accel
-	if [ ! -f "$cache" ]; then
-		if [ -w /dev/kvm ] && timeout 20 qemu-system-x86_64 -accel kvm -M q35 -nodefaults \
-			-display none -no-reboot -kernel /dev/null </dev/null >/dev/null 2>&1; then
-			echo kvm > "$cache.$$"
-		else
-			echo tcg > "$cache.$$"
-		fi
-		mv -f "$cache.$$" "$cache" # two guests may probe at once (make test)
-	fi
-	cat "$cache"
-}
 
 # hang_report: each vCPU's instruction pointer and the kernel function it
 # is in, into $log.hang.  build-kernel.sh keeps System.map next to each
@@ -78,7 +64,7 @@ hang_report() {
 	done > "$log.hang"
 }
 
-acc=$(accel)
+acc=$(qemu_accel)
 # -icount is TCG's: a run that asks for it gets TCG.
 [[ " $extra " == *" -icount "* ]] && acc=tcg
 args=(-accel "$acc" -smp "$smp" -m 1G -nodefaults -no-reboot -display none

@@ -1,0 +1,113 @@
+#!/bin/bash
+# make torture: rcutorture's own scenarios (tools/testing/selftests/rcutorture/
+# bin/kvm.sh) on the series' 7.3 tree, with the series' boot mode ending in the
+# middle of each run: kvm.sh's init never writes kernel.user_booted, so the
+# fallback (sysctl.kernel.user_booted_timeout=N) ends userspace boot N s after
+# init launch, while rcutorture runs.  Not part of make test.
+#
+# kvm.sh builds each scenario once (its CFcommon and scenario config plus
+# CONFIG_USER_BOOTED=y), and runs it with the first set of boot arguments;
+# kvm-again.sh runs the same kernels again with the others:
+#   fallback-$T1   user_booted_reported sysctl.kernel.user_booted_timeout=$T1
+#   fallback-$T2   the same with $T2
+#   rcu-normal     the same with $T1, rcupdate.rcu_user_booted=1
+#                  rcupdate.rcu_normal_after_boot=1 (follow the report even
+#                  with isolated CPUs; normal grace periods after it)
+# A run passes when kvm.sh's summary has no failure and every scenario's
+# console says the fallback ended userspace boot (the series was in play).
+#
+#   TORTURE_CONFIGS   kvm.sh --configs (default: the scenarios RCU's
+#                     maintainers asked for, below)
+#   TORTURE_DURATION  minutes of each run (default 4); TORTURE_TIMEOUTS
+#                     "T1 T2" in seconds (default "30 90"): both well inside it
+#
+# QEMU: kvm.sh asks for -machine q35,accel=kvm; this machine's /dev/kvm may
+# not work (nested), so kvm.sh gets a wrapper that probes KVM as
+# qemu-run.sh does and otherwise runs the same command line under TCG.
+# Results: build/torture/<date>/, summary build/torture/<date>/summary.txt
+# (bench/torture/ keeps the committed ones).
+set -eu
+. "$(dirname "$0")/lib.sh"
+[ "$KERNEL" = "$KERNEL_MAIN" ] || die "make torture runs the series as sent ($KERNEL_MAIN)"
+
+configs=${TORTURE_CONFIGS:-TREE04 TREE05 TREE07 SRCU-N SRCU-P TASKS01 TASKS03 TRACE01 RUDE01 TINY01}
+duration=${TORTURE_DURATION:-4}
+read -r t1 t2 <<<"${TORTURE_TIMEOUTS:-30 90}"
+[ "$((t2 + 30))" -lt "$((duration * 60))" ] || die "TORTURE_TIMEOUTS ($t1 $t2) must end boot mode inside a ${duration}-minute run"
+[ -d "$TREE/.git" ] || die "no series tree: make tree first"
+
+wt=$BUILD/torture-tree
+[ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" series
+git -C "$wt" checkout -q -f --detach series
+git -C "$wt" clean -q -fdx -e tools/testing/selftests/rcutorture/res
+stamp=$(date -u +%Y.%m.%d-%H.%M.%S)
+res=$BUILD/torture/$stamp
+mkdir -p "$res"
+
+# The QEMU wrapper: accel=kvm -> the accelerator this machine has.
+wrap=$res/qemu-system-x86_64
+acc=$(qemu_accel)
+cat >"$wrap" <<EOF
+#!/bin/sh
+# kvm.sh's command line, on $acc (scripts/torture.sh).
+n=\$#
+while [ \$n -gt 0 ]; do
+	a=\$1; shift; n=\$((n - 1))
+	case \$a in *accel=kvm*) a=\$(echo "\$a" | sed 's/accel=kvm/accel=$acc/') ;; esac
+	set -- "\$@" "\$a"
+done
+exec qemu-system-x86_64 "\$@"
+EOF
+chmod +x "$wrap"
+
+base="user_booted_reported sysctl.kernel.user_booted_timeout="
+bin=tools/testing/selftests/rcutorture/bin
+start=$(date +%s)
+log "kvm.sh: $configs, ${duration} min each, $acc, boot mode ends at ${t1} s (then ${t2} s, then rcu_normal); results in ${res#"$TOP"/}"
+(cd "$wt" && "$bin/kvm.sh" --cpus "$(nproc)" --duration "$duration" --configs "$configs" \
+	--kconfig "CONFIG_USER_BOOTED=y" --kmake-arg "CC=$KCC" --trust-make \
+	--qemu-cmd "$wrap" --bootargs "${base}$t1" --results "$res" --datestamp "fallback-$t1") \
+	>"$res/fallback-$t1.log" 2>&1 || true
+(cd "$wt" && "$bin/kvm-again.sh" "$res/fallback-$t1" --duration "$duration" \
+	--bootargs "${base}$t2" --rundir "$res/fallback-$t2" --link hard) >"$res/fallback-$t2.log" 2>&1 || true
+(cd "$wt" && "$bin/kvm-again.sh" "$res/fallback-$t1" --duration "$duration" \
+	--bootargs "${base}$t1 rcupdate.rcu_user_booted=1 rcupdate.rcu_normal_after_boot=1" \
+	--rundir "$res/rcu-normal" --link hard) >"$res/rcu-normal.log" 2>&1 || true
+end=$(date +%s)
+
+# summary: per run and scenario, kvm.sh's verdict and when boot mode ended.
+failed=0
+summary() {
+	echo "make torture, $(date -u '+%Y-%m-%d %H:%M UTC'), $((end - start)) s wall clock"
+	echo "tree: $(git -C "$wt" log -1 --format='%h %s') on $(git -C "$wt" log -1 --format=%h base) (base)"
+	echo "repository: $(git -C "$TOP" log -1 --format='%h %s')"
+	echo "kvm.sh --cpus $(nproc) --duration $duration, QEMU $acc ($(qemu-system-x86_64 --version | head -n 1))"
+	for run in "fallback-$t1" "fallback-$t2" rcu-normal; do
+		echo
+		echo "== $run"
+		if [ ! -d "$res/$run" ]; then
+			echo "  FAIL: did not run: see ${res#"$TOP"/}/$run.log"; failed=$((failed + 1)); continue
+		fi
+		# kvm.sh's own verdict (kvm-recheck.sh: exit 0 when all is clean).
+		(cd "$wt" && "$bin/kvm-recheck.sh" "$res/$run") >"$res/$run.recheck" 2>&1 ||
+			{ echo "  FAIL: kvm-recheck.sh exit $?"; failed=$((failed + 1)); }
+		sed 's/^/  /' "$res/$run.recheck"
+		for d in "$res/$run"/*/; do
+			c=$d/console.log
+			[ -f "$c" ] || continue
+			s=$(basename "$d")
+			echo "  $s: $(grep -m1 -o ' user_booted_reported.*' "$d/qemu-cmd" 2>/dev/null | cut -c1-120)"
+			at=$(sed -n 's/^\[ *\([0-9.]*\)\] user_booted: init did not report.*/\1/p' "$c" | head -n 1)
+			if [ -n "$at" ]; then
+				echo "  $s: boot mode ended by the fallback at $at s of uptime"
+			else
+				echo "  $s: FAIL: no fallback line: boot mode never ended in this run"; failed=$((failed + 1))
+			fi
+		done
+	done
+	echo
+	echo "$failed failures"
+}
+summary >"$res/summary.txt"
+cat "$res/summary.txt"
+[ "$failed" -eq 0 ]
