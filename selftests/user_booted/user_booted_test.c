@@ -29,6 +29,7 @@
 
 #define TIMEOUT_PATH	"/proc/sys/kernel/user_booted_timeout"
 #define LOG_END		"user_booted: userspace boot ended ("
+#define NO_SYSCTL	"no " USER_BOOTED_SYSCTL_PATH " (CONFIG_USER_BOOTED)"
 
 static long read_long(const char *path)
 {
@@ -156,6 +157,8 @@ static void check_timeout_fixed(struct __test_metadata *_metadata)
 FIXTURE(booting) {};
 FIXTURE_SETUP(booting)
 {
+	if (state() < 0)
+		SKIP(return, NO_SYSCTL);
 	if (state() != 0)
 		SKIP(return, "userspace boot has ended");
 }
@@ -195,6 +198,8 @@ TEST_F(booting, report_wakes_poll_and_ends_boot_once)
 FIXTURE(booted) {};
 FIXTURE_SETUP(booted)
 {
+	if (state() < 0)
+		SKIP(return, NO_SYSCTL);
 	if (state() != 1)
 		SKIP(return, "userspace still boots");
 }
@@ -266,6 +271,8 @@ TEST_F(boot_path, unreported_boot_ends_at_init_launch)
 {
 	int expected = report_expected();
 
+	if (state() < 0)
+		SKIP(return, NO_SYSCTL);
 	if (expected)
 		SKIP(return, "%s", expected > 0 ? "init is to report on this boot" :
 		     "cannot tell whether init is to report: no kernel config in /proc or /boot");
