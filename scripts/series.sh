@@ -33,7 +33,7 @@ cover=$(ls "$out"/0000-*.patch)
 subject=$(head -n 1 "$TOP/series/cover-letter.txt")
 # The release the import stands for, from its Makefile (7.3.4, not 7.3).
 ver=$(git -C "$TREE" show base:Makefile | sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' | paste -sd .)
-based="Based on Linux $ver as Debian ships it (linux-source-$KERNEL $debver: v$ver with Debian's patches); the base-commit line names a local import of that source, not an upstream commit."
+based="Based on Linux $ver as Debian ships it (linux-source-$KERNEL $debver: v$ver with Debian's patches); the base-commit line names a local import of that source, not an upstream commit: the package mirror this was built from serves no upstream tarball of v$ver to rebase onto."
 python3 - "$cover" "$subject" "$TOP/series/cover-letter.txt" "$based" <<'PY'
 import sys, textwrap
 path, subject, text, based = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), textwrap.fill(sys.argv[4], 72)
