@@ -18,7 +18,7 @@
 #
 #   TORTURE_CONFIGS   kvm.sh --configs (default: the scenarios RCU's
 #                     maintainers asked for, below)
-#   TORTURE_DURATION  minutes of each run (default 4); TORTURE_TIMEOUTS
+#   TORTURE_DURATION  minutes of each run (default 3); TORTURE_TIMEOUTS
 #                     "T1 T2" in seconds (default "30 90"): both well inside it
 #
 # QEMU: kvm.sh asks for -machine q35,accel=kvm; this machine's /dev/kvm may
@@ -31,7 +31,7 @@ set -eu
 [ "$KERNEL" = "$KERNEL_MAIN" ] || die "make torture runs the series as sent ($KERNEL_MAIN)"
 
 configs=${TORTURE_CONFIGS:-TREE04 TREE05 TREE07 SRCU-N SRCU-P TASKS01 TASKS03 TRACE01 RUDE01 TINY01}
-duration=${TORTURE_DURATION:-4}
+duration=${TORTURE_DURATION:-3}
 read -r t1 t2 <<<"${TORTURE_TIMEOUTS:-30 90}"
 [ "$((t2 + 30))" -lt "$((duration * 60))" ] || die "TORTURE_TIMEOUTS ($t1 $t2) must end boot mode inside a ${duration}-minute run"
 [ -d "$TREE/.git" ] || die "no series tree: make tree first"
@@ -63,51 +63,61 @@ chmod +x "$wrap"
 base="user_booted_reported sysctl.kernel.user_booted_timeout="
 bin=tools/testing/selftests/rcutorture/bin
 start=$(date +%s)
+failed=0
+sum=$res/summary.txt
+
+# check RUN: kvm.sh's verdict and, per scenario, when boot mode ended;
+# appended to the summary as soon as RUN ends, so a stopped session keeps
+# what finished.
+check() {
+	local run=$1 d c s at
+	echo
+	echo "== $run ($(($(date +%s) - start)) s after the start)"
+	if [ ! -d "$res/$run" ]; then
+		echo "  FAIL: did not run: see ${res#"$TOP"/}/$run.log"; failed=$((failed + 1)); return
+	fi
+	# kvm.sh's own verdict (kvm-recheck.sh: exit 0 when all is clean).
+	(cd "$wt" && "$bin/kvm-recheck.sh" "$res/$run") >"$res/$run.recheck" 2>&1 ||
+		{ echo "  FAIL: kvm-recheck.sh exit $?"; failed=$((failed + 1)); }
+	sed 's/^/  /' "$res/$run.recheck"
+	for d in "$res/$run"/*/; do
+		c=$d/console.log
+		[ -f "$c" ] || continue
+		s=$(basename "$d")
+		echo "  $s: $(grep -m1 -o ' user_booted_reported.*' "$d/qemu-cmd" 2>/dev/null | cut -c1-120)"
+		at=$(sed -n 's/^\[ *\([0-9.]*\)\] user_booted: init did not report.*/\1/p' "$c" | head -n 1)
+		if [ -n "$at" ]; then
+			echo "  $s: boot mode ended by the fallback at $at s of uptime"
+		else
+			echo "  $s: FAIL: no fallback line: boot mode never ended in this run"; failed=$((failed + 1))
+		fi
+	done
+}
+
+{
+	echo "make torture, started $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "tree: $(git -C "$wt" log -1 --format='%h %s') on $(git -C "$wt" log -1 --format=%h base) (base)"
+	echo "repository: $(git -C "$TOP" log -1 --format='%h %s')"
+	echo "kvm.sh --cpus $(nproc) --duration $duration, QEMU $acc ($(qemu-system-x86_64 --version | head -n 1))"
+} >"$sum"
+
 log "kvm.sh: $configs, ${duration} min each, $acc, boot mode ends at ${t1} s (then ${t2} s, then rcu_normal); results in ${res#"$TOP"/}"
 (cd "$wt" && "$bin/kvm.sh" --cpus "$(nproc)" --duration "$duration" --configs "$configs" \
 	--kconfig "CONFIG_USER_BOOTED=y" --kmake-arg "CC=$KCC" --trust-make \
 	--qemu-cmd "$wrap" --bootargs "${base}$t1" --results "$res" --datestamp "fallback-$t1") \
 	>"$res/fallback-$t1.log" 2>&1 || true
+check "fallback-$t1" >>"$sum"
 (cd "$wt" && "$bin/kvm-again.sh" "$res/fallback-$t1" --duration "$duration" \
 	--bootargs "${base}$t2" --rundir "$res/fallback-$t2" --link hard) >"$res/fallback-$t2.log" 2>&1 || true
+check "fallback-$t2" >>"$sum"
 (cd "$wt" && "$bin/kvm-again.sh" "$res/fallback-$t1" --duration "$duration" \
 	--bootargs "${base}$t1 rcupdate.rcu_user_booted=1 rcupdate.rcu_normal_after_boot=1" \
 	--rundir "$res/rcu-normal" --link hard) >"$res/rcu-normal.log" 2>&1 || true
-end=$(date +%s)
+check rcu-normal >>"$sum"
 
-# summary: per run and scenario, kvm.sh's verdict and when boot mode ended.
-failed=0
-summary() {
-	echo "make torture, $(date -u '+%Y-%m-%d %H:%M UTC'), $((end - start)) s wall clock"
-	echo "tree: $(git -C "$wt" log -1 --format='%h %s') on $(git -C "$wt" log -1 --format=%h base) (base)"
-	echo "repository: $(git -C "$TOP" log -1 --format='%h %s')"
-	echo "kvm.sh --cpus $(nproc) --duration $duration, QEMU $acc ($(qemu-system-x86_64 --version | head -n 1))"
-	for run in "fallback-$t1" "fallback-$t2" rcu-normal; do
-		echo
-		echo "== $run"
-		if [ ! -d "$res/$run" ]; then
-			echo "  FAIL: did not run: see ${res#"$TOP"/}/$run.log"; failed=$((failed + 1)); continue
-		fi
-		# kvm.sh's own verdict (kvm-recheck.sh: exit 0 when all is clean).
-		(cd "$wt" && "$bin/kvm-recheck.sh" "$res/$run") >"$res/$run.recheck" 2>&1 ||
-			{ echo "  FAIL: kvm-recheck.sh exit $?"; failed=$((failed + 1)); }
-		sed 's/^/  /' "$res/$run.recheck"
-		for d in "$res/$run"/*/; do
-			c=$d/console.log
-			[ -f "$c" ] || continue
-			s=$(basename "$d")
-			echo "  $s: $(grep -m1 -o ' user_booted_reported.*' "$d/qemu-cmd" 2>/dev/null | cut -c1-120)"
-			at=$(sed -n 's/^\[ *\([0-9.]*\)\] user_booted: init did not report.*/\1/p' "$c" | head -n 1)
-			if [ -n "$at" ]; then
-				echo "  $s: boot mode ended by the fallback at $at s of uptime"
-			else
-				echo "  $s: FAIL: no fallback line: boot mode never ended in this run"; failed=$((failed + 1))
-			fi
-		done
-	done
+{
 	echo
-	echo "$failed failures"
-}
-summary >"$res/summary.txt"
-cat "$res/summary.txt"
+	echo "$(($(date +%s) - start)) s wall clock; $failed failures"
+} >>"$sum"
+cat "$sum"
 [ "$failed" -eq 0 ]
