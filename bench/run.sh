@@ -50,7 +50,7 @@
 #                 with i262:stock, i262:expedited, i262:reported and
 #                 lazy:stock, lazy:reported: cleared is rcu_expedited=1
 #                 cleared by bench-knobs.service after default.target
-#                 (OpenShift's line), expedited rcu_expedited=1 never
+#                 (a unit, by hand), expedited rcu_expedited=1 never
 #                 cleared (Android's), fdm the report with
 #                 cgroup_favordynmods=1 (bench/prereg-headline.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257

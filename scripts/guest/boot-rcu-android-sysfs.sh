@@ -1,4 +1,4 @@
-# OpenShift's pattern (the script's name is older): boot with
+# The knob cleared by hand (the script's name is older): boot with
 # rcupdate.rcu_expedited=1 and write 0 to /sys/kernel/rcu_expedited once
 # booted (Android keeps rcu_expedited=1 for good or never clears it: the
 # boot-rcu-android suite).  The knob is the
