@@ -30,6 +30,15 @@ rm -rf "$out"
 git -C "$TREE" -c user.name="$name" -c user.email="$email" format-patch -q --cover-letter --thread=shallow --base=base \
 	-o "$out" base..series
 cover=$(ls "$out"/0000-*.patch)
+# The steps series.conf marks rfc go out as [PATCH RFC n/m].
+i=0
+while read -r a b c; do
+	[ "$a" = patch ] || continue
+	i=$((i + 1))
+	[ "$c" = rfc ] || continue
+	p=$(ls "$out"/"$(printf %04d $i)"-*.patch)
+	sed -i '1,/^Subject:/s/^Subject: \[PATCH /Subject: [PATCH RFC /' "$p"
+done < <(grep -v '^#' "$TOP/series.conf")
 subject=$(head -n 1 "$TOP/series/cover-letter.txt")
 # The release the import stands for, from its Makefile (7.3.4, not 7.3).
 ver=$(git -C "$TREE" show base:Makefile | sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' | paste -sd .)

@@ -85,7 +85,7 @@ fi
 
 head=$(git_tree rev-parse base)
 slug= files=()
-while read -r a b; do
+while read -r a b _; do
 	case $a in ''|'#'*) continue ;; esac
 	if [ "$a" = patch ]; then
 		[ -n "$slug" ] && head=$(commit_step "$head" "$slug" "${files[@]}")
