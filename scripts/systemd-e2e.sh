@@ -447,8 +447,8 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 		# PID 1 carries unit state across a soft-reboot: count the
 		# service's starts in the journal, not ExecMainPID.
 		check "$b: after it the generator wrote nothing, the service ran once in all, the kernel ended boot once" \
-			"$(grep -c '^journal=.*Started .*Report the end of userspace boot' "$out/$b.kv") starts; $(generated "$b") generated; $(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends" \
-			eval 'test "$(grep -c "^journal=.*Started .*Report the end of userspace boot" "$out/$b.kv")" = 1 -a "$(generated "$b")" = 0 &&
+			"$(grep -c '^journal=.*Started .*Report the End of Userspace Boot' "$out/$b.kv") starts; $(generated "$b") generated; $(grep -c '^dmesg=.*userspace boot ended' "$out/$b.kv") ends" \
+			eval 'test "$(grep -c "^journal=.*Started .*Report the End of Userspace Boot" "$out/$b.kv")" = 1 -a "$(generated "$b")" = 0 &&
 				test "$(grep -c "^dmesg=.*userspace boot ended" "$out/$b.kv")" = 1'
 	fi
 	# Cost: the same image, with the service and masked, interleaved.

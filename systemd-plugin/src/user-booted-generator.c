@@ -68,8 +68,11 @@ static int skip(void)
 	if (!f && errno != ENOENT)	/* ENOENT: a kernel without it, nothing to say */
 		say(LOG_WARNING, USER_BOOTED_SYSCTL_PATH, strerror(errno));
 	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
+		if (!fgets(buf, sizeof(buf), f)) {
+			if (ferror(f))
+				say(LOG_WARNING, USER_BOOTED_SYSCTL_PATH, strerror(errno));
 			buf[0] = '\0';
+		}
 		fclose(f);
 	}
 	return strcmp(buf, "0\n") != 0;	/* only while the kernel waits */

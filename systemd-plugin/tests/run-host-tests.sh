@@ -139,6 +139,11 @@ generator_tests() {
 		[ "$(said | wc -l)" = 1 ] && said | grep -qx \
 		'<28>user-booted-generator\[[0-9]*\]: /proc/sys/kernel/user_booted: Too many levels of symbolic links'; }
 	check "skip: a sysctl it cannot read (not ENOENT): one daemon.warning line, nothing written" t
+	t() { mkroot; rm "$root/proc/sys/kernel/user_booted"; mkdir "$root/proc/sys/kernel/user_booted"; gen &&
+		[ -z "$(links "$root/normal")$(links "$root/early")$(links "$root/late")" ] &&
+		[ "$(said | wc -l)" = 1 ] && said | grep -qx \
+		'<28>user-booted-generator\[[0-9]*\]: /proc/sys/kernel/user_booted: Is a directory'; }
+	check "skip: a sysctl that opens but does not read (EISDIR): one daemon.warning line, nothing written" t
 	# What a build without <linux/user_booted.h> compiles (distributions):
 	# the literal path, on which the same fake system hooks and skips.
 	t() { need cc || return 0
@@ -334,6 +339,17 @@ install_tests() {
 			{ echo "$unitpath $genpath"; return 1; }
 	}
 	check "install: with prefix /usr, unit and generator go to pkg-config systemd's directories" t
+
+	# A build root without systemd.pc: systemd's defaults under the prefix.
+	t() {
+		need meson || return 0
+		PKG_CONFIG_LIBDIR=$work/no-pc PKG_CONFIG_PATH= meson setup --prefix /usr "$work/nopc" "$src" >"$work/nopc.log" 2>&1 &&
+		grep -q 'systemd.pc not found: systemdsystemunitdir = /usr/lib/systemd/system$' "$work/nopc.log" &&
+		grep -q 'systemd.pc not found: systemdsystemgeneratordir = /usr/lib/systemd/system-generators$' "$work/nopc.log" &&
+		meson introspect "$work/nopc" --installed | grep -q '"/usr/lib/systemd/system/user-booted.service"' ||
+			{ cat "$work/nopc.log"; return 1; }
+	}
+	check "install: without systemd.pc, systemd's default directories under the prefix, said by meson" t
 
 	t() {
 		[ ! -e /proc/sys/kernel/user_booted ] || { echo "SKIP: this host's kernel has the sysctl"; return 0; }
