@@ -6,8 +6,9 @@
 # bookworm by default, or trixie, sid) holding only the build dependencies
 # systemd-plugin/README.md names: no <linux/user_booted.h> (no distribution's
 # kernel headers carry it), no man (man-db), nothing from this repository but
-# systemd-plugin/.  In it: meson setup (prefix /usr), compile, install into a
-# DESTDIR, meson test.  Root (make plugin-dry-run).  The chroot is cached as
+# systemd-plugin/.  In it, as an unprivileged user (nobody, as a rootless
+# package build): meson setup (prefix /usr), compile, install into a DESTDIR,
+# meson test.  Root to make the chroot (make plugin-dry-run).  The chroot is cached as
 # build/rootfs/dryrun-SUITE-HASH.tar by a hash of its recipe; every run
 # unpacks a fresh copy.  Prints TAP, "N passed, N failed"; exits 1 on a failure.
 set -eu
@@ -45,6 +46,12 @@ tar -C "$root" -xpf "$tarball"
 mkdir "$root/src"
 cp -a "$TOP/systemd-plugin" "$root/src/"
 rm -rf "$root/src/systemd-plugin/build"
+# The source read-only to the build's user, as a package build unpacks it;
+# what it writes goes to /bld and /dest, its own.
+chown -R root:root "$root/src"
+chmod -R a+rX,go-w "$root/src"
+mkdir "$root/bld" "$root/dest"
+chown 65534:65534 "$root/bld" "$root/dest"
 
 passed=0 failed=0 n=0
 check() { # NAME COMMAND...
@@ -59,32 +66,35 @@ check() { # NAME COMMAND...
 	fi
 }
 # inchroot SCRIPT: SCRIPT in the chroot (a private mount namespace:
-# /dev and /proc go away with it), as the package build's user would.
+# /dev and /proc go away with it), as the package build's user: nobody,
+# no supplementary groups, HOME a scratch directory.
 inchroot() {
 	unshare --mount --propagation private -- /bin/sh -ec '
 		mount --rbind /dev "$1/dev"
 		mount -t proc proc "$1/proc"
-		exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 /bin/sh -ec "$2"' sh "$root" "$1"
+		exec chroot "$1" setpriv --reuid=65534 --regid=65534 --clear-groups \
+			/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/bld LANG=C.UTF-8 /bin/sh -ec "$2"' sh "$root" "$1"
 }
 ic() { check "$1" inchroot "$2"; }
 
-ic "$suite: the chroot has no <linux/user_booted.h> and no man" \
-	'! [ -e /usr/include/linux/user_booted.h ] && ! command -v man'
+ic "$suite: the chroot has no <linux/user_booted.h> and no man; the build's user is not root" \
+	'! [ -e /usr/include/linux/user_booted.h ] && ! command -v man && [ "$(id -u)" = 65534 ] && ! [ -w /src/systemd-plugin ]'
 ic "$suite: meson setup (the header fallback, said)" \
-	'cd /src/systemd-plugin && meson setup --prefix=/usr /bld >/bld.log 2>&1 || { cat /bld.log; exit 1; }
-	 grep "linux/user_booted.h" /bld.log'
-ic "$suite: meson compile" 'meson compile -C /bld'
+	'cd /src/systemd-plugin && meson setup --prefix=/usr /bld/b >/bld/setup.log 2>&1 || { cat /bld/setup.log; exit 1; }
+	 grep "linux/user_booted.h" /bld/setup.log'
+ic "$suite: meson compile" 'meson compile -C /bld/b'
 ic "$suite: meson install into a DESTDIR" \
-	'DESTDIR=/dest meson install -C /bld --no-rebuild --quiet &&
+	'DESTDIR=/dest meson install -C /bld/b --no-rebuild --quiet &&
 	 for f in $(pkg-config --variable=systemdsystemunitdir systemd)/user-booted.service \
 		$(pkg-config --variable=systemdsystemgeneratordir systemd)/user-booted-generator \
 		/usr/libexec/user-booted/user-booted-report \
 		/usr/share/man/man8/user-booted.service.8 /usr/share/man/man8/user-booted-generator.8; do
 		[ -e "/dest$f" ] || { echo "missing $f"; exit 1; }; done'
-# meson test prints each group's TAP (and its SKIPs) in the test log.
+# meson test (as dh_auto_test: it builds what the tests need, the generator's
+# test build) prints each group's TAP (and its SKIPs) in the test log.
 ic "$suite: meson test" \
-	'meson test -C /bld --no-rebuild --print-errorlogs; rc=$?
-	 sed -n "/^ok .*# SKIP/p;/^not ok/p" /bld/meson-logs/testlog.txt; exit $rc'
+	'meson test -C /bld/b --print-errorlogs; rc=$?
+	 sed -n "/^ok .*# SKIP/p;/^not ok/p" /bld/b/meson-logs/testlog.txt; exit $rc'
 sed -n 's/^/# /;/SKIP\|Ok:\|Fail:\|Skipped:/p' "$root/out"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

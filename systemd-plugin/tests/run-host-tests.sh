@@ -30,7 +30,7 @@ else
 	groups="$groups package"
 	build=$work/build
 	if ! { meson setup --werror -Duapi="$src/../uapi" "$build" "$src" &&
-	       meson compile -C "$build"; } >"$work/build.log" 2>&1; then
+	       meson compile -C "$build" && meson compile -C "$build" user-booted-generator-test; } >"$work/build.log" 2>&1; then
 		cat "$work/build.log"
 		echo "not ok 1 - build (-Duapi=$src/../uapi, --werror)"
 		echo "0 passed, 1 failed, 0 skipped"
@@ -49,6 +49,9 @@ unitpath=$(installed "$unit")
 genpath=$(installed user-booted-generator)
 report=$(installed user-booted-report)
 gen=$build/user-booted-generator-test
+# Not built by default: meson test builds it (it depends on it).
+[ -x "$gen" ] || [ "$groups" = "${groups#*generator}" ] ||
+	{ echo "not ok 1 - $gen is not built (meson test builds it; or meson compile -C BUILDDIR user-booted-generator-test)"; exit 1; }
 
 passed=0 failed=0 skipped=0 n=0
 # check NAME COMMAND...: one test line; a command that prints "SKIP: why"
@@ -208,6 +211,10 @@ units_tests() {
 	[ -e "$r/usr/lib/systemd/system/$unit" ] || cp "$u" "$r/usr/lib/systemd/system/"
 	# verify MAN: systemd-analyze verify --man=MAN of the installed unit, clean.
 	verify() {
+		# It makes /run/systemd/ even with --root: a rootless package build
+		# in a chroot cannot (make plugin-dry-run), so there it skips.
+		[ -d /run/systemd ] || [ -w /run ] ||
+			{ echo "SKIP: systemd-analyze verify needs /run/systemd/, which this user cannot make"; return 0; }
 		man=$(installed user-booted.service.8) && man=${man%/man8/*}
 		out=$(MANPATH="$dest$man" SYSTEMD_LOG_LEVEL=notice \
 			systemd-analyze verify --root="$r" --man="$1" "$unit" 2>&1) || { echo "$out"; return 1; }
