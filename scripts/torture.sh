@@ -114,7 +114,7 @@ check() {
 	echo "make torture, started $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "tree: $(git -C "$wt" log -1 --format='%h %s') on $(git -C "$wt" log -1 --format=%h base) (base)"
 	echo "repository: $(git -C "$TOP" log -1 --format='%h %s')"
-	echo "kvm.sh --cpus $(nproc) --duration $duration --defconfig tinyconfig --kconfig \"CONFIG_USER_BOOTED=y $guest\""
+	echo "kvm.sh --cpus $(nproc) --duration $duration --defconfig tinyconfig --kconfig \"CONFIG_USER_BOOTED=y $guest\" (and CONFIG_KPROBES=y for$kprobes_configs)"
 	echo "QEMU $acc ($(qemu-system-x86_64 --version | head -n 1))"
 } >"$sum"
 
