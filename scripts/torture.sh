@@ -47,6 +47,8 @@ duration=${TORTURE_DURATION:-2}
 read -r t1 t2 <<<"${TORTURE_TIMEOUTS:-20 60}"
 [ "$((t2 + 30))" -lt "$((duration * 60))" ] || die "TORTURE_TIMEOUTS ($t1 $t2) must end boot mode inside a ${duration}-minute run"
 [ -d "$TREE/.git" ] || die "no series tree: make tree first"
+# kvm.sh's awk scripts are gawk's (mawk, Debian's default, cannot parse them).
+need_packages gawk
 
 wt=$BUILD/torture-tree
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" series
