@@ -29,7 +29,8 @@
 #                 call_rcu() callbacks queued during userspace boot wait
 #   iboot:A|C     workload 1's arms A and C under -icount: does the
 #                 deterministic mode keep expedited and normal apart?
-#   c262:ARM, c252:ARM  workloads 7 (issue 26) and 12 (issue 37), what the systemd plugin costs
+#   c262:ARM, c252:ARM  workloads 7 (issue 26), 12 (issue 37) and 15 (issue
+#                 47: the unit ordered last again), what the systemd plugin costs
 #                 the boot: sid's or bookworm's image as in i262/i252,
 #                 without the grace-period tracing; ARM plugin
 #                 (user_booted_reported, the plugin reports) or masked (the
@@ -62,14 +63,14 @@
 #                 reports; make systemd-native SYSTEMD_SUITE=trixie's library)
 # Then bench/analyze.py turns the console logs into CSVs, plots and
 # bench/results/report.md (workloads 1-4); bench/analyze_stack.py does the
-# same for workload 6 into bench/results-stack/, bench/analyze_plugin.py for workloads 7 and 12
-# into bench/results-plugin/ and -plugin-static/, bench/analyze_fork.py for workload 8 into
+# same for workload 6 into bench/results-stack/, bench/analyze_plugin.py for workloads 7, 12 and 15
+# into bench/results-plugin/, -plugin-static/ and -plugin-cost/, bench/analyze_fork.py for workload 8 into
 # bench/results-fork/, bench/analyze_knobs.py for workload 9 into
 # bench/results-knobs/; bench/analyze_native.py for workload 11
 # into bench/results-native/.
 #
 # Knobs (environment): BOOTS=24 boots per kind; WORKLOADS="1 3 4" (1 means
-# workloads 1 and 2, which share boots; 6 to 9 and 11 to 13 each run on
+# workloads 1 and 2, which share boots; 6 to 9, 11 to 13 and 15 each run on
 # their own: WORKLOADS=6); SEED= schedule seed (default: time); FORKS=2000;
 # BENCH_WORK=build/bench (logs);
 # BENCH_OUT=bench/results (a run with fewer boots or workloads:
@@ -104,6 +105,8 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 12 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-static}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 13 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-headline}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 15 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-cost}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -200,7 +203,7 @@ for w in $WORKLOADS; do
 		iboot) kinds+=(iboot:A iboot:C) ;;
 		*) kinds+=("$f:stock" "$f:reported" "$f:knobs" "$f:expedited") ;; esac
 	   done ;;
-	7 | 12) for f in ${PLUGIN_FAMILIES:-c262 c252}; do
+	7 | 12 | 15) for f in ${PLUGIN_FAMILIES:-c262 c252}; do
 		case $f in c262 | c252) kinds+=("$f:plugin" "$f:masked") ;;
 		*) die "PLUGIN_FAMILIES: c262, c252" ;; esac
 	   done ;;
@@ -208,7 +211,7 @@ for w in $WORKLOADS; do
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
 	13) kinds+=(i262:stock i262:cleared i262:expedited i262:reported i262:fdm lazy:stock lazy:reported) ;;
 	11) kinds+=(n257:stock n257:knobs n257:waiting n257:installed n257:plugin n257:native) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13" ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 15" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -347,6 +350,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 11 ] && prereg=bench/prereg-native.json
 	[ "$WORKLOADS" = 12 ] && prereg=bench/prereg-plugin-static.json
 	[ "$WORKLOADS" = 13 ] && prereg=bench/prereg-headline.json
+	[ "$WORKLOADS" = 15 ] && prereg=bench/prereg-plugin-cost.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
@@ -522,7 +526,7 @@ log "console logs: ${keep#"$TOP"/}/logs/ (xz)"
 log "analysis"
 if [ "$WORKLOADS" = 6 ]; then
 	$PY "$TOP/bench/analyze_stack.py" "$WORK" "$OUT"
-elif [ "$WORKLOADS" = 7 ] || [ "$WORKLOADS" = 12 ]; then
+elif [ "$WORKLOADS" = 7 ] || [ "$WORKLOADS" = 12 ] || [ "$WORKLOADS" = 15 ]; then
 	$PY "$TOP/bench/analyze_plugin.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 8 ]; then
 	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
