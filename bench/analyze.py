@@ -409,6 +409,95 @@ def paired_targets(pre, tables, default_table, diff=False):
     return res, summary, table
 
 
+def u_side(x, y):
+    """Which of x and y tends higher, from the Mann-Whitney U statistic
+    (the Hodges-Lehmann median of differences can be 0 when most pairs
+    tie, while U sees the side): 1 (x), -1 (y) or 0."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    u = float(stats.mannwhitneyu(x, y, alternative="two-sided").statistic)
+    half = len(x) * len(y) / 2
+    return 1 if u > half else -1 if u < half else 0
+
+
+def rounds_to_resolve(x, y, rel, alpha=0.05, power=0.8):
+    """Boots per arm a two-sided Mann-Whitney test needs for power at a
+    shift of rel times the pooled median (normal approximation with the
+    test's asymptotic efficiency 3/pi; spread from the pooled MAD, each
+    arm's about its own median)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    dev = np.concatenate([x - np.median(x), y - np.median(y)])
+    sd = 1.4826 * float(np.median(np.abs(dev)))
+    delta = rel * float(np.median(np.concatenate([x, y])))
+    if not delta or not sd:
+        return float("nan")
+    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
+    return math.ceil(2 * (z * sd / delta) ** 2 / (3 / math.pi))
+
+
+def unpaired_targets(pre, tables, default_table):
+    """Workload 14's rule (prereg-arms.json): arms compared unpaired, boot
+    against boot.  Per target, the Hodges-Lehmann shift x - y (a ratio x / y
+    where the target's scale is "ratio" and every value is above 0) with
+    its Moses 95% CI, and the two-sided Mann-Whitney p.  "direction"
+    targets, Holm over all of them: where the adjusted p < alpha, the side
+    the U statistic says is higher is x's or y's; x LOSES (higher) or
+    BEATS (lower) where lower is better, HIGHER or LOWER where the target
+    says "better": "none"; otherwise no difference shown.  "equivalence":
+    EQUIVALENT where the whole CI lies within the bound (0 +- bound, or
+    1 +- bound for a ratio), else not shown equivalent.  "noninferior":
+    MET where the CI's upper end is below the bound.  Returns (summary
+    lines, table lines)."""
+    alpha, n_reg = pre["alpha"], pre["boots_per_arm"]
+    res, ps = {}, {}
+    for t in pre["targets"]:
+        rows = tables.get(t.get("table", default_table), [])
+        x, y = values(rows, t["x"], t["metric"]), values(rows, t["y"], t["metric"])
+        res[t["id"]] = (x, y)
+        if t["test"] == "direction":
+            ps[t["id"]] = mwu(x, y) if len(x) and len(y) else float("nan")
+    adj = holm(ps)
+    summary = []
+    table = ["| target | x vs y | metric | n x, y | medians x, y | shift (Moses 95% CI) | MWU p | p (Holm) | verdict |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for t in pre["targets"]:
+        x, y = res[t["id"]]
+        if not len(x) or not len(y):
+            summary.append("%s: no data" % t["id"])
+            table.append("| %s | %s vs %s | %s | %d, %d | | | | | no data |" % (
+                t["id"], t["x"], t["y"], t["metric"], len(x), len(y)))
+            continue
+        ratio = t.get("scale") == "ratio" and np.all(x > 0) and np.all(y > 0)
+        est, lo, hi = hl_ci(x, y, log=ratio)
+        null, what = (1.0, "ratio") if ratio else (0.0, "difference")
+        p = mwu(x, y)
+        if t["test"] == "direction":
+            pa = adj[t["id"]]
+            side = u_side(x, y) if pa < alpha else 0
+            words = ("LOSES", "BEATS") if t.get("better", "lower") == "lower" else ("HIGHER", "LOWER")
+            verdict = words[0] if side > 0 else words[1] if side < 0 else "no difference shown"
+        else:
+            pa = float("nan")
+            b = t["bound"]
+            if t["test"] == "equivalence":
+                verdict = "EQUIVALENT" if lo == lo and null - b <= lo and hi <= null + b else "not shown equivalent"
+            else:
+                verdict = "MET" if hi == hi and hi < null + b else "NOT MET"
+            verdict += " (bound %s%g)" % ("1 +- " if ratio and t["test"] == "equivalence" else
+                                           "1 + " if ratio else "+-" if t["test"] == "equivalence" else "",
+                                           b)
+        if min(len(x), len(y)) < n_reg:
+            verdict += " [%d and %d of the registered %d boots: not a result]" % (len(x), len(y), n_reg)
+        summary.append("%s: %s: %s vs %s, %s: %s %s (95%% CI %s to %s; medians %s vs %s; MWU p %s%s)" % (
+            t["id"], verdict, t["x"], t["y"], t["metric"], what, fmt(est, 4), fmt(lo, 4), fmt(hi, 4),
+            fmt(float(np.median(x)), 4), fmt(float(np.median(y)), 4), fmt_p(p),
+            ", Holm p %s" % fmt_p(pa) if pa == pa else ""))
+        table.append("| %s | %s vs %s | %s | %d, %d | %s, %s | %s %s (%s - %s) | %s | %s | %s |" % (
+            t["id"], t["x"], t["y"], t["metric"], len(x), len(y), fmt(float(np.median(x)), 4),
+            fmt(float(np.median(y)), 4), what, fmt(est, 4), fmt(lo, 4), fmt(hi, 4), fmt_p(p),
+            fmt_p(pa) if pa == pa else "-", verdict))
+    return summary, table
+
+
 def summary_lines(summary):
     """A report's summary: one bullet per verdict."""
     return ["## Summary\n"] + ["- " + s for s in summary] + [""]

@@ -59,7 +59,8 @@ def relabel_prereg(pre, pairs):
 
 
 # The metrics shown per arm of a family (name, unit, what).
-METRICS = {"i262": [m for m in S.FAM_METRICS if m[0] not in ("after_exp", "after_ipi")], "lazy": S.LAZY_METRICS}
+METRICS = {"i262": [m for m in S.FAM_METRICS if m[0] not in ("after_exp", "after_ipi")], "lazy": S.LAZY_METRICS,
+           "a262": S.W14_METRICS, "a252": S.W14_METRICS, "z262": S.Z14_METRICS}
 
 
 def cmd_report(out, prereg):
@@ -100,7 +101,10 @@ def cmd_report(out, prereg):
           "no arm here does that. The `cleared` arm is a unit clearing `/sys/kernel/rcu_expedited` by hand, and the "
           "report names it so.\n" % (os.path.basename(prereg), OPENSHIFT))
     w("Under `-icount` every number is guest time (executed instructions), not host time.\n")
-    _, summary, table = A.paired_targets(pre, tables, None)
+    if pre.get("analysis") == "unpaired":  # workload 14: boot against boot
+        summary, table = A.unpaired_targets(pre, tables, None)
+    else:
+        _, summary, table = A.paired_targets(pre, tables, None)
     L.extend(A.summary_lines(summary) + A.targets_lines(pre, table))
     for fam, (arms, metrics) in shown.items():
         rows = tables[fam]

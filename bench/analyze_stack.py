@@ -176,6 +176,106 @@ def parse_stack_log(path):
     return row, out
 
 
+# Workload 14's metrics per boot (name, unit, what), shown per arm.
+W14_METRICS = (("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
+               ("crit_gp_ms", "ms", "the part of it on the critical chain"),
+               ("exp_boot", "", "expedited grace periods started in userspace boot"),
+               ("ipi_boot", "", "their IPIs"),
+               ("gp_boot", "", "normal grace periods started in userspace boot"),
+               ("sync_boot", "", "synchronize_rcu() calls expedited in userspace boot"),
+               ("lag_s", "s", "end of boot mode after FinishTimestamp"),
+               ("exp_gap", "", "expedited grace periods from FinishTimestamp to the end of boot mode"),
+               ("ipi_gap", "", "their IPIs"),
+               ("startup_s", "s", "userspace boot time"),
+               ("q_gp", "", "quiet window: normal grace periods started"),
+               ("q_cb_per_gp", "", "quiet window: callbacks invoked per grace period"),
+               ("q_exp", "", "quiet window: expedited grace periods"),
+               ("c_exp", "", "churn: expedited grace periods"),
+               ("c_ipi", "", "churn: their IPIs"),
+               ("c_gp", "", "churn: normal grace periods"),
+               ("c_sync", "", "churn: synchronize_rcu() calls expedited"),
+               ("c_wait_ms", "ms", "churn: grace-period wait"),
+               ("m_exp", "", "migrations: expedited grace periods"),
+               ("m_ipi", "", "migrations: their IPIs"),
+               ("m_sync", "", "migrations: synchronize_rcu() calls expedited"),
+               ("m_wait_ms", "ms", "migrations: grace-period wait"),
+               ("m_s", "s", "migrations: the phase's length"))
+Z14_METRICS = (("lz_med_ms", "ms", "median callback wait in userspace boot"),
+               ("lazy_queued", "", "callbacks queued in userspace boot"),
+               ("q_cb", "", "quiet window: callbacks invoked"),
+               ("q_gp", "", "quiet window: grace periods started"),
+               ("q_cb_per_gp", "", "quiet window: callbacks invoked per grace period"),
+               ("startup_s", "s", "userspace boot time"))
+
+
+# Workload 14's windows after boot, each opened by the probe's trace marker
+# and closed by the next one.
+W14_WINDOWS = (("q", "quiet", "churn"), ("c", "churn", "migrate"), ("m", "migrate", "end"))
+
+
+def parse_w14(path):
+    """Workload 14's counts of one boot, from the probe's raw events (ev=
+    lines): in userspace boot (UserspaceTimestamp..FinishTimestamp), in the
+    gap from FinishTimestamp to the end of boot mode (the report or the
+    timeout; the finish arm: its unit's marker), and in each window after
+    boot; with parse_stack_log()'s grace-period waits."""
+    row, _ = parse_stack_log(path)
+    if "startup_s" not in row:
+        return row
+    lines = A.console_lines(path)
+    u0 = row["UserspaceTimestampMonotonic"] / 1e6
+    t1 = row["FinishTimestampMonotonic"] / 1e6
+    ev, marks, ends = collections.defaultdict(list), {}, []
+    for line in lines:
+        if "E2E| ev=" in line:
+            f = line.split("E2E| ev=", 1)[1].split()
+            if len(f) < 2:
+                continue
+            kind, ts, more = f[0], float(f[1]), f[2] if len(f) > 2 else ""
+            if kind == "mark":
+                marks.setdefault(more, ts)
+            elif kind == "end":
+                ends.append((ts, more.replace("reason=", "")))
+            elif kind == "expreq":
+                # The normal API's requests that boot mode or rcu_expedited
+                # turned expedited: none on stock after boot.
+                ev["expreq"].append(ts)
+                if more.startswith("caller=synchronize_rcu+"):
+                    ev["sync"].append(ts)
+            else:
+                ev[kind].append(ts)
+        elif "E2E| ev_lost=" in line:
+            row["ev_lost"] = int(line.split("=", 1)[1])
+
+    def count(kind, lo, hi):
+        return sum(1 for t in ev[kind] if lo <= t < hi)
+
+    for k in ("exp", "gp", "ipi", "sync"):
+        row["%s_boot" % k] = count(k, u0, t1)
+    # When boot mode ended: the finish arm's unit cleared rcu_expedited;
+    # the series' report or timeout; elsewhere it ended at init launch, or
+    # (rcu_expedited=1 for good) never: no gap.
+    end = marks.get("finish-cleared")
+    if end is None:
+        end = next((t for t, r in ends if r in ("reported", "timeout")), None)
+    if end is not None:
+        row["lag_s"] = round(end - t1, 6)
+        for k in ("exp", "gp", "ipi"):
+            row["%s_gap" % k] = count(k, t1, end)
+    waits, _ = C.gp_waits(lines)
+    for p, a, b in W14_WINDOWS:
+        if a not in marks or b not in marks:
+            continue
+        lo, hi = marks[a], marks[b]
+        row["%s_s" % p] = round(hi - lo, 6)
+        for k in ("exp", "gp", "ipi", "sync", "cb"):
+            row["%s_%s" % (p, k)] = count(k, lo, hi)
+        row["%s_wait_ms" % p] = round(sum(w[2] for w in waits if lo <= w[1] < hi), 3)
+        if row["%s_gp" % p]:
+            row["%s_cb_per_gp" % p] = round(row["%s_cb" % p] / row["%s_gp" % p], 3)
+    return row
+
+
 def cmd_parse(works, out):
     os.makedirs(out, exist_ok=True)
     runs, setup, where = [], [], {}
@@ -187,7 +287,7 @@ def cmd_parse(works, out):
             runs.append(r)
         tag = "" if len(works) == 1 else os.path.basename(os.path.normpath(work)) + "."
         setup += [tag + l for l in open(os.path.join(work, "setup.txt"))]
-    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot")}
+    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot", "a262", "a252", "z262")}
     callers, lazy_funcs = [], []
     for r in runs:
         if r["status"] != "ok":
@@ -198,6 +298,15 @@ def cmd_parse(works, out):
         log = r["log"]
         base = {"seq": int(r["seq"]), "round": r["round"], "arm": arm,
                 "host_other_cpus": r.get("host_other_cpus", ""), "wall_s": r["wall_s"]}
+        if family in ("a262", "a252", "z262"):
+            row = parse_w14(log)
+            row.pop("_lazy_funcs", None)
+            # Every window present, nothing lost in the trace buffer.
+            if "startup_s" not in row or "m_s" not in row or row.get("ev_lost", 1) or row.get("gp_lost", 0):
+                r["status"] = "unparsed"
+                continue
+            tables[family].append({**base, **row})
+            continue
         if family == "iboot":
             row = A.parse_bench_log(log)
             if "iso_med_ms" not in row:

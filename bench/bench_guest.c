@@ -44,6 +44,11 @@
  *	subscriber while userspace booted, until issue 35).  Prints "migrate migrate_n= ...",
  *	one value per migration.
  *
+ *   bench_guest files N GAP_MS
+ *	Workload 14's quiet window: N times, a file in the working directory
+ *	created and unlinked, GAP_MS apart: an inode freed through call_rcu()
+ *	each time, no grace-period wait.  Prints "files n= gap_ms=".
+ *
  *   bench_guest calib
  *	Fixed loops, timed: registers only, memory loads and stores, getppid()
  *	syscalls.  Run in the guest and on the host, the ratios say how much
@@ -307,6 +312,30 @@ static int cmd_migrate(int n, int gap_ms)
 	return 0;
 }
 
+/*
+ * files N GAP_MS: create and unlink a file in the working directory N times,
+ * GAP_MS apart: an inode freed through call_rcu() each time, and nothing
+ * that waits for a grace period (workload 14's quiet window: what lazy
+ * callbacks batch).
+ */
+static int cmd_files(int n, int gap_ms)
+{
+	struct timespec gap = { gap_ms / 1000, (gap_ms % 1000) * 1000000L };
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		fd = open("bench-file", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0)
+			fail("bench-file");
+		close(fd);
+		if (unlink("bench-file"))
+			fail("unlink bench-file");
+		nanosleep(&gap, NULL);
+	}
+	printf("files n=%d gap_ms=%d\n", n, gap_ms);
+	return 0;
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -445,6 +474,8 @@ int main(int argc, char **argv)
 		return cmd_forkexit(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "migrate"))
 		return cmd_migrate(atoi(argv[2]), atoi(argv[3]));
-	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write | forkexit N | migrate N GAP_MS\n");
+	if (argc == 4 && !strcmp(argv[1], "files"))
+		return cmd_files(atoi(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: bench_guest boot ROUNDS MB KO | mb N | calib | load PERIOD_MS DURATION_MS [spin] | write | forkexit N | migrate N GAP_MS | files N GAP_MS\n");
 	return 2;
 }

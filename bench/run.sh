@@ -54,6 +54,21 @@
 #                 (a unit, by hand), expedited rcu_expedited=1 never
 #                 cleared (Android's), fdm the report with
 #                 cgroup_favordynmods=1 (bench/prereg-headline.json)
+#   a262:ARM, a252:ARM, z262:ARM  workload 14 (issue 49), what the series
+#                 gives against each knob and what each costs after boot:
+#                 sid's and bookworm's images under -icount (as i262),
+#                 every grace-period wait traced (no stacks: the arms would
+#                 pay them unevenly), expedited and normal grace periods
+#                 started, their IPIs and synchronize_rcu_expedited()'s
+#                 callers counted; after boot the probe's windows
+#                 (bench.w14=QUIET_S,ROUNDS,GAP_MS,MIGRATIONS, W14=): ARM
+#                 stock, favordynmods (cgroup_favordynmods=1, no series),
+#                 finish (rcu_expedited=1 cleared by bench-finish.service,
+#                 ordered and waiting as user-booted.service), expedited
+#                 (rcu_expedited=1 for good), reported; z262 with
+#                 rcu_nocbs=all: stock, reported, nolazy
+#                 (rcutree.enable_rcu_lazy=0: the batching metric's
+#                 positive control) (bench/prereg-arms.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -105,12 +120,14 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 12 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-static}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 13 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-headline}
+elif [ "$BOOTS" -ge 16 ] && [ "$WORKLOADS" = 14 ]; then  # its registration's size
+	OUT=${BENCH_OUT:-$TOP/bench/results-arms}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 15 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-cost}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
-IDLE=${IDLE:-10} WIN=${WIN:-15} ROUNDS=${ROUNDS:-20} MB=${MB:-10} ISO=${ISO:-100}
+IDLE=${IDLE:-10} WIN=${WIN:-15} ROUNDS=${ROUNDS:-20} MB=${MB:-10} ISO=${ISO:-100} W14=${W14:-30,40,250,100}
 NICE=${NICE:--10} FORKS=${FORKS:-2000} MIGRATIONS=${MIGRATIONS:-100}
 PY=/usr/bin/python3 # Debian's, with the packages from bench/DEPS
 
@@ -132,13 +149,22 @@ GPTRACE="trace_clock=mono trace_buf_size=4M trace_event=user_booted:* kprobe_eve
 # (which unit a task was started for), a larger buffer; and the lazy probes.
 STACKTRACE="trace_clock=mono trace_buf_size=8M trace_options=stacktrace trace_event=user_booted:*,cgroup:cgroup_attach_task ${GPTRACE##* }"
 LAZYTRACE="trace_clock=mono trace_buf_size=16M trace_event=user_booted:*,rcu:rcu_invoke_callback kprobe_event=p:lazy/q,call_rcu,rhp=%di:x64 rcu_nocbs=all"
+# Workload 14: GPTRACE's waits (no stacks), the cgroup moves, grace periods
+# started, expedited grace periods' IPIs and synchronize_rcu_expedited()'s
+# callers (its return address); Z14TRACE the lazy family's, with grace
+# periods started.
+W14TRACE="trace_clock=mono trace_buf_size=16M trace_event=user_booted:*,cgroup:cgroup_attach_task,rcu:rcu_exp_grace_period,rcu:rcu_grace_period ${GPTRACE##* };p:count/ipi,rcu_exp_handler;p:count/expreq,synchronize_rcu_expedited,caller=\$stack0:symbol"
+Z14TRACE="trace_clock=mono trace_buf_size=32M trace_event=user_booted:*,rcu:rcu_invoke_callback,rcu:rcu_grace_period kprobe_event=p:lazy/q,call_rcu,rhp=%di:x64 rcu_nocbs=all"
 SD6="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
 declare -A ARM=([stock]="" [reported]="user_booted_reported"
 	[knobs]="rcupdate.rcu_expedited=1 cgroup_favordynmods=true systemd.wants=bench-knobs.service"
 	[expedited]="rcupdate.rcu_expedited=1"
 	[android]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service"
 	[cleared]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service"
-	[fdm]="user_booted_reported cgroup_favordynmods=1")
+	[fdm]="user_booted_reported cgroup_favordynmods=1"
+	[favordynmods]="cgroup_favordynmods=1"
+	[finish]="rcupdate.rcu_expedited=1 systemd.wants=bench-finish.service"
+	[nolazy]="rcutree.enable_rcu_lazy=0")
 ICOUNT="-icount shift=0,sleep=off"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
@@ -177,6 +203,11 @@ done
 APPEND[lazy:stock]="$RAM6 $LAZYTRACE"
 APPEND[lazy:reported]="$RAM6 $LAZYTRACE user_booted_reported"
 APPEND[lazy:knobs]="$RAM6 $LAZYTRACE ${ARM[knobs]}"
+# Workload 14.
+for a in stock favordynmods finish expedited reported; do
+	for f in a262 a252; do APPEND[$f:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
+done
+for a in stock reported nolazy; do APPEND[z262:$a]="$RAM6 $Z14TRACE bench.w14=$W14 ${ARM[$a]}"; done
 # Workload 11: each arm's image is in IMAGE_OF (boot()).
 APPEND[n257:stock]=$RAM6
 APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
@@ -187,9 +218,10 @@ APPEND[n257:waiting]="$RAM6 user_booted_reported e2e.nowait"
 declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiting]=n257-stock [n257:installed]=n257-plugin
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
-	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900)
+	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900
+	[a262]=900 [a252]=900 [z262]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -211,10 +243,17 @@ for w in $WORKLOADS; do
 	9) kinds+=(i262:android i262:reported lazy:knobs lazy:reported) ;;
 	13) kinds+=(i262:stock i262:cleared i262:expedited i262:reported i262:fdm lazy:stock lazy:reported) ;;
 	11) kinds+=(n257:stock n257:knobs n257:waiting n257:installed n257:plugin n257:native) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 15" ;;
+	14) for f in a262 a252; do
+		for a in stock favordynmods finish expedited reported; do kinds+=("$f:$a"); done
+	   done
+	   kinds+=(z262:stock z262:reported z262:nolazy) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
+# Workload 14's pilot sets its registration's margins: a study run needs it.
+[ "$WORKLOADS" != 14 ] || [ "$BOOTS" -lt 16 ] || ! grep -q '"status": "DRAFT' "$TOP/bench/prereg-arms.json" ||
+	die "workload 14 is not registered yet (bench/prereg-arms.json is a draft): a pilot runs with BOOTS < 16"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -271,7 +310,7 @@ systemd_version() {
 		awk '/^Package: systemd$/ { p = 1 } p && /^Version:/ { print $2; exit }'
 }
 # pack SRC NAME [LIB FILE]: SRC's image with the tools of the after-boot
-# window and the knobs arm's unit written in by debugfs (and FILE as LIB),
+# window and bench/units/' services written in by debugfs (and FILE as LIB),
 # as WORK/NAME.ext4 and, its files, WORK/NAME.cpio.
 pack() {
 	local src=$1 name=$2 lib=${3:-} file=${4:-} rc=0
@@ -281,6 +320,10 @@ pack() {
 		sif /usr/local/bin/bench_guest mode 0100755
 		write $TOP/bench/units/bench-knobs.service /etc/systemd/system/bench-knobs.service
 		sif /etc/systemd/system/bench-knobs.service mode 0100644
+		write $TOP/bench/units/bench-finish.service /etc/systemd/system/bench-finish.service
+		sif /etc/systemd/system/bench-finish.service mode 0100644
+		write $TOP/bench/units/bench-churn.service /etc/systemd/system/bench-churn.service
+		sif /etc/systemd/system/bench-churn.service mode 0100644
 		${lib:+rm $lib}
 		${lib:+write $file $lib}
 		${lib:+sif $lib mode 0100644}
@@ -289,7 +332,9 @@ pack() {
 	mount -o loop,ro "$WORK/$name.ext4.tmp" "$WORK/mnt"
 	# debugfs says little when a command fails: check what it wrote.
 	cmp -s "$BUILD/guest-bin/bench_guest" "$WORK/mnt/usr/local/bin/bench_guest" || rc=1
-	cmp -s "$TOP/bench/units/bench-knobs.service" "$WORK/mnt/etc/systemd/system/bench-knobs.service" || rc=1
+	for u in bench-knobs bench-finish bench-churn; do
+		cmp -s "$TOP/bench/units/$u.service" "$WORK/mnt/etc/systemd/system/$u.service" || rc=1
+	done
 	[ -z "$lib" ] || cmp -s "$file" "$WORK/mnt$lib" || rc=1
 	# Sorted: the order of an ext4 directory depends on its image's hash seed.
 	[ $rc != 0 ] || (cd "$WORK/mnt" && find . -xdev | LC_ALL=C sort | cpio -o -H newc --quiet) >"$WORK/$name.cpio" ||
@@ -300,7 +345,7 @@ pack() {
 }
 # --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy c262" ;; *) fams="s252 i252 c252" ;; esac
+	case $suite in sid) fams="s262 i262 lazy c262 a262 z262" ;; *) fams="s252 i252 c252 a252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -341,7 +386,7 @@ if [ ! -f "$setup" ]; then
 	note boots_per_kind "$BOOTS"
 	note seed "$SEED"
 	note kinds "${kinds[*]}"
-	note project_commit "$(git -C "$TOP" rev-parse HEAD); uncommitted then in kernel/ uapi/ configs/ bench/ scripts/guest/: $(git -C "$TOP" status --short -- kernel uapi configs bench scripts/guest | awk '{ printf "%s ", $2 }')"
+	note project_commit "$(git -C "$TOP" rev-parse HEAD); uncommitted then in kernel/ uapi/ configs/ bench/ scripts/ systemd-plugin/: $(git -C "$TOP" status --short -- kernel uapi configs bench scripts systemd-plugin | awk '{ printf "%s ", $2 }')"
 	prereg=bench/prereg.json
 	[ "$WORKLOADS" = 6 ] && prereg=bench/prereg-stack.json
 	[ "$WORKLOADS" = 7 ] && prereg=bench/prereg-plugin.json
@@ -350,6 +395,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 11 ] && prereg=bench/prereg-native.json
 	[ "$WORKLOADS" = 12 ] && prereg=bench/prereg-plugin-static.json
 	[ "$WORKLOADS" = 13 ] && prereg=bench/prereg-headline.json
+	[ "$WORKLOADS" = 14 ] && prereg=bench/prereg-arms.json
 	[ "$WORKLOADS" = 15 ] && prereg=bench/prereg-plugin-cost.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
@@ -536,6 +582,8 @@ elif [ "$WORKLOADS" = 13 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-headline.json" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 11 ]; then
 	$PY "$TOP/bench/analyze_native.py" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 14 ]; then
+	log "workload 14: no analyzer yet (the harness's pilot: its logs are in $WORK/logs)"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
