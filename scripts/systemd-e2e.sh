@@ -50,6 +50,10 @@
 #   soft-reboot  (systemd >= 254: sid) reported, then systemctl soft-reboot:
 #                the second userspace's generator wrote nothing, the service
 #                ran once in all, the kernel ended boot once.
+#   kexec        reported, then systemctl kexec into the same kernel (as
+#                systemd 261's live update does; the probe loads it with
+#                kexec_file_load, the images have no kexec-tools): the
+#                first boot reported, and the second reports again.
 #   soft-reboot-early  (sid) the first userspace soft-reboots while its
 #                startup still runs (the sysctl reads 0 then): the second
 #                one's service reports.
@@ -116,9 +120,12 @@ boot() {
 	local b=$1 log=$out/$1.log rc=0
 	# A fresh copy: every boot starts from the same disk.
 	cp --sparse=always "$2" "$out/$suite-disk.ext4"
-	# PREP=DEBUGFS-COMMAND: a change to this boot's disk.
-	[ -z "${PREP:-}" ] || debugfs -w -R "$PREP" "$out/$suite-disk.ext4" >/dev/null 2>&1
-	bash "$TOP/scripts/qemu-run.sh" -d "$out/$suite-disk.ext4" ${INITRD:+-i "$INITRD"} -t 150 -l "$log" \
+	# PREP=DEBUGFS-COMMANDS (one a line): changes to this boot's disk.
+	# debugfs exits 0 whatever fails: its output is in LOG.prep, and the
+	# boot's own checks fail without the change.
+	[ -z "${PREP:-}" ] || printf '%s\n' "$PREP" | debugfs -w -f - "$out/$suite-disk.ext4" >"$log.prep" 2>&1
+	# TIMEOUT: seconds for the whole run (two boots: the kexec case).
+	bash "$TOP/scripts/qemu-run.sh" -d "$out/$suite-disk.ext4" ${INITRD:+-i "$INITRD"} -t "${TIMEOUT:-150}" -l "$log" \
 		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $EXECTRACE $3" 2>"$log.qemu" || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
 	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}; $(head -n 1 "$log.qemu")" \
@@ -285,6 +292,11 @@ cost_summary() {
 }
 
 timeout=sysctl.kernel.user_booted_timeout=5
+# The kexec boot's loader (systemd-plugin/tests/e2e/user-booted-e2e-kexec-load.c).
+kexec_load=$out/user-booted-e2e-kexec-load
+[ "${E2E_NATIVE:-0}" = 1 ] ||
+	gcc -static -O2 -Wall -Wextra -o "$kexec_load" "$TOP/systemd-plugin/tests/e2e/user-booted-e2e-kexec-load.c" ||
+	die "cannot build $kexec_load"
 for suite in ${E2E_SUITES:-bookworm sid}; do
 	SECONDS=0
 	if ! images=$(bash "$TOP/scripts/rootfs.sh" "$suite"); then
@@ -427,6 +439,19 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 			eval '[ "$(zcat "$images/initrd.img" | cpio -t --quiet 2>/dev/null | grep -c "user-booted")" -ge 3 ]'
 		check "$b: booted through the initrd and switched root" "$(kv "$b" initrd)" \
 			test "$(kv "$b" initrd)" = switched-root
+		reported "$b"
+		hooked "$b"
+		no_failed_units "$b"
+	fi
+	b=$suite-kexec
+	if TIMEOUT=300 PREP="write $BUILD/bzImage /boot/user-booted-e2e-bzImage
+write $kexec_load /usr/local/sbin/user-booted-e2e-kexec-load" boot "$b" "$images/enabled.ext4" "user_booted_reported e2e.kexec"; then
+		read -r _ reason comm pid <<<"$(sed -n 's/^first\.dmesg=\[ *\([0-9.]*\)\] user_booted: userspace boot ended (\([a-z]*\)).* by \(.*\)\[\([0-9]*\)\];.*/\1 \2 \3 \4/p' "$out/$b.kv" | head -n 1)" || true
+		check "$b: the first boot reported, then kexec'd into the same kernel" \
+			"first boot: sysctl $(kv "$b" first.sysctl), reason=${reason:-none} by ${comm:-?}[${pid:-?}], service ExecMainPID $(kv "$b" first.ExecMainPID); $(kv "$b" kexec_failed)" \
+			eval 'test "$(kv "$b" first.sysctl)" = 1 -a "${reason:-}" = reported -a "${comm:-}" = user-booted-rep &&
+				test "${pid:-}" = "$(kv "$b" first.ExecMainPID)" &&
+				test -z "$(kv "$b" kexec_failed)" && grep -q "^cmdline=.* e2e.kexeced" "$out/$b.kv"'
 		reported "$b"
 		hooked "$b"
 		no_failed_units "$b"
