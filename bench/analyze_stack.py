@@ -238,9 +238,12 @@ def parse_w14(path):
                 ends.append((ts, more.replace("reason=", "")))
             elif kind == "expreq":
                 # The normal API's requests that boot mode or rcu_expedited
-                # turned expedited: none on stock after boot.
+                # turned expedited: none on stock after boot.  synchronize_rcu()
+                # tail-calls it, so its return address is synchronize_rcu()'s
+                # caller's, which the gpwait kretprobe replaced with its
+                # trampoline (no other kretprobed function calls it).
                 ev["expreq"].append(ts)
-                if more.startswith("caller=synchronize_rcu+"):
+                if more.startswith(("caller=synchronize_rcu+", "caller=arch_rethook_trampoline+")):
                     ev["sync"].append(ts)
             else:
                 ev[kind].append(ts)
@@ -271,7 +274,7 @@ def parse_w14(path):
         for k in ("exp", "gp", "ipi", "sync", "cb"):
             row["%s_%s" % (p, k)] = count(k, lo, hi)
         row["%s_wait_ms" % p] = round(sum(w[2] for w in waits if lo <= w[1] < hi), 3)
-        if row["%s_gp" % p]:
+        if row["%s_gp" % p] and ev["cb"]:  # callbacks traced (z262)
             row["%s_cb_per_gp" % p] = round(row["%s_cb" % p] / row["%s_gp" % p], 3)
     return row
 

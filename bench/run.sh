@@ -479,11 +479,11 @@ boot() {
 	if [ "$family" = systemd ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
-	elif [[ $family == i262 || $family == lazy || $family == c262 ]]; then
+	elif [[ $family == i262 || $family == lazy || $family == c262 || $family == a262 || $family == z262 ]]; then
 		args=(-i "$WORK/stack-sid.cpio")
 	elif [ -n "${IMAGE_OF[$kind]:-}" ]; then
 		args=(-i "$WORK/${IMAGE_OF[$kind]}.cpio")
-	elif [[ $family == i252 || $family == c252 ]]; then
+	elif [[ $family == i252 || $family == c252 || $family == a252 ]]; then
 		args=(-i "$WORK/stack-bookworm.cpio")
 	elif [[ $family == s262 ]]; then
 		cp --sparse=always "$WORK/stack-sid.ext4" "$disk"
