@@ -75,8 +75,13 @@ def cmd_report(out, prereg):
         pre = relabel_prereg(pre, RELABEL_OPENSHIFT)
     arms_of = {}
     for kind in pre["arms"]:
-        fam, arm = kind.split(":")
-        arms_of.setdefault(fam, []).append(arm)
+        if ":" in kind:
+            fam, arm = kind.split(":")
+            arms_of.setdefault(fam, []).append(arm)
+    if not arms_of:  # workload 14 names arms and families apart: each family's arms as its CSV has them
+        for fam in pre["families"]:
+            have = {r["arm"] for r in A.load_table(out, fam)}
+            arms_of[fam] = [a for a in pre["arms"] if a in have]
     shown = {fam: (tuple(arms), METRICS[fam]) for fam, arms in arms_of.items()}
     tables = {f: A.load_table(out, f) for f in shown}
     runs = A.load_table(out, "runs")
@@ -106,6 +111,17 @@ def cmd_report(out, prereg):
     else:
         _, summary, table = A.paired_targets(pre, tables, None)
     L.extend(A.summary_lines(summary) + A.targets_lines(pre, table))
+    pw = pre.get("power")
+    if pw:  # the registered size statement for an unpowered target
+        w("## Boots a %g%% effect would need (registered)\n" % (100 * pw["rel"]))
+        w(pw["text"] + ".\n")
+        for fam in pw["tables"]:
+            rows = tables.get(fam, [])
+            x, y = A.values(rows, pw["x"], pw["metric"]), A.values(rows, pw["y"], pw["metric"])
+            n = A.rounds_to_resolve(x, y, pw["rel"]) if len(x) and len(y) else float("nan")
+            w("- %s, `%s`, %s vs %s: %s boots per arm (this study: %d and %d)" % (
+                fam, pw["metric"], pw["x"], pw["y"], "-" if n != n else "%d" % n, len(x), len(y)))
+        w("")
     for fam, (arms, metrics) in shown.items():
         rows = tables[fam]
         w("## %s: every metric per arm (not registered)\n" % fam)

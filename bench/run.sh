@@ -120,7 +120,7 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 12 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-static}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 13 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-headline}
-elif [ "$BOOTS" -ge 16 ] && [ "$WORKLOADS" = 14 ]; then  # its registration's size
+elif [ "$BOOTS" -ge 8 ] && [ "$WORKLOADS" = 14 ]; then  # its registration's size
 	OUT=${BENCH_OUT:-$TOP/bench/results-arms}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 15 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-cost}
@@ -252,8 +252,8 @@ for w in $WORKLOADS; do
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
 # Workload 14's pilot sets its registration's margins: a study run needs it.
-[ "$WORKLOADS" != 14 ] || [ "$BOOTS" -lt 16 ] || ! grep -q '"status": "DRAFT' "$TOP/bench/prereg-arms.json" ||
-	die "workload 14 is not registered yet (bench/prereg-arms.json is a draft): a pilot runs with BOOTS < 16"
+[ "$WORKLOADS" != 14 ] || [ "$BOOTS" -lt 8 ] || ! grep -q '"status": "DRAFT' "$TOP/bench/prereg-arms.json" ||
+	die "workload 14 is not registered yet (bench/prereg-arms.json is a draft): a pilot runs with BOOTS < 8"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -583,7 +583,7 @@ elif [ "$WORKLOADS" = 13 ]; then
 elif [ "$WORKLOADS" = 11 ]; then
 	$PY "$TOP/bench/analyze_native.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 14 ]; then
-	log "workload 14: no analyzer yet (the harness's pilot: its logs are in $WORK/logs)"
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-arms.json" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
