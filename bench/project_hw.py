@@ -125,9 +125,9 @@ MODAL = ("rcu",)
 
 
 def arms_counts(d, fam, arm):
-    """Per boot of one arm: (all waits boot mode can change, those on the
-    critical chain, synchronize_rcu() calls the probe saw expedited), from
-    the committed console logs of the boots the CSV has."""
+    """Per boot of one arm: (the waits boot mode changes, those on the
+    critical chain, whether the probe's sync_boot count agrees), from the
+    committed console logs of the boots the CSV has."""
     logs = {r["seq"]: r["log"] for r in csv.DictReader(open(os.path.join(d, "runs.csv")))}
     out = []
     for r in csv.DictReader(open(os.path.join(d, fam + ".csv"))):
