@@ -5,7 +5,7 @@ export KERNEL
 B := build
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Iuapi
 
-.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot torture lint bench systemd-native plugin-dry-run clean distclean
+.PHONY: all setup tree kernel kernel-debug guest-bin run guest test series bisect-check robot torture gate-faults lint bench systemd-native plugin-dry-run clean distclean
 all: kernel
 
 setup:
@@ -74,6 +74,13 @@ robot: setup
 # ending mid-run (scripts/torture.sh).  Hours; not part of make test.
 torture: tree
 	@scripts/torture.sh
+
+# Each gate fails on the fault it is there to catch: a 6.12 variant that no
+# longer applies (lint), a new W=1 warning (robot), a prefix that does not
+# build (bisect-check); scratch copies in build/gate-faults/
+# (scripts/gate-faults.sh).  Builds kernels; not part of make test.
+gate-faults: tree
+	@scripts/gate-faults.sh
 
 # The series' quality gates (checkpatch, kernel-doc, docs; the 6.12
 # backport's series applies), as TAP.

@@ -1,0 +1,163 @@
+#!/bin/bash
+# make gate-faults: each gate fails on the fault it is there to catch.  Each
+# fault goes into a scratch copy, build/gate-faults/NAME (a clone of this
+# repository's HEAD, its build/ sharing the kernel trees' git objects), never
+# into the repository or build/linux-*; the real gate then runs there:
+#
+#   variant  kernel/Kconfig.user_booted's help reworded ("Lets init tell" ->
+#            "Lets init inform"), a line kernel/patches-6.12/user-booted-core
+#            .patch has as context (such an edit once broke the backports):
+#            make lint must say "not ok N - every 6.12 variant applies"
+#   w1       an unused file-scope const in kernel/user_booted.c:
+#            -Wunused-const-variable, a warning only W=1 enables: make
+#            robot's w1 (ROBOT_CONFIGS="full w1" ROBOT_OBJECTS=1) must say
+#            "W=1 warnings the pristine tree does not have", naming it
+#   prefix   the series' first patch calls, in include/linux/user_booted.h,
+#            a function no patch defines, and its second patch takes the
+#            call out: the series builds, its first prefix does not; make
+#            bisect-check (UPTO=user-booted-core) must say "not ok 1"
+#
+# A case passes when its gate exits non-zero for that fault and no other
+# reason.  TAP lines, then "N passed, N failed".  Not part of make test
+# (each case configures and builds kernels).
+#   GATE_FAULTS="variant w1 prefix"   the cases to run, in this order
+set -u
+. "$(dirname "$0")/lib.sh"
+[ "$KERNEL" = "$KERNEL_MAIN" ] || die "make gate-faults checks the gates of the series as sent ($KERNEL_MAIN)"
+[ -d "$TREE/.git" ] || die "no series tree: make tree first"
+
+ALL="variant w1 prefix"
+CASES=${GATE_FAULTS:-$ALL}
+for c in $CASES; do
+	grep -qw -- "$c" <<<"$ALL" || die "unknown gate fault $c (one of: $ALL)"
+done
+n=0 passed=0 failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+	fi
+}
+
+# scratch NAME: build/gate-faults/NAME, a clone of HEAD whose build/ has the
+# downloaded packages and clones of the assembled trees (objects shared,
+# nothing checked out until tree.sh does).
+scratch() {
+	local s=$BUILD/gate-faults/$1 k
+	rm -rf "$s"
+	git clone -q "$TOP" "$s"
+	git -C "$s" config user.name "$(git -C "$TOP" config user.name || echo gate-faults)"
+	git -C "$s" config user.email "$(git -C "$TOP" config user.email || echo gate-faults@localhost)"
+	mkdir -p "$s/build"
+	ln -s "$BUILD/debs" "$s/build/debs"
+	for k in $KERNEL_MAIN $KERNEL_BACKPORTS; do
+		[ -d "$BUILD/linux-$k/.git" ] || continue
+		git clone -q -s -n "$BUILD/linux-$k" "$s/build/linux-$k"
+		git -C "$s/build/linux-$k" config gc.auto 0
+	done
+	echo "$s"
+}
+# commit_fault DIR WHAT: the fault, committed in the scratch clone.
+commit_fault() {
+	git -C "$1" commit -q -a -m "gate-faults: $2"
+}
+
+variant() {
+	local s log t0=$SECONDS
+	s=$(scratch variant)
+	sed -i 's/Lets init tell the kernel/Lets init inform the kernel/' "$s/kernel/Kconfig.user_booted"
+	commit_fault "$s" "reword kernel/Kconfig.user_booted's help"
+	log=$s/lint.out
+	(unset BUILD; "$s/scripts/lint.sh") >"$log" 2>&1
+	local rc=$? bad
+	bad=$(grep '^not ok' "$log")
+	echo "# variant: make lint exit $rc in $((SECONDS - t0)) s; its failures:"
+	sed 's/^/#   /' <<<"$bad"
+	grep -A3 "^not ok .*every 6.12 variant applies" "$log" | grep '^#' | sed 's/^/#   /'
+	if [ "$rc" -ne 0 ] && [ "$(wc -l <<<"$bad")" -eq 1 ] &&
+		grep -q "every 6.12 variant applies in order" <<<"$bad" &&
+		grep -q "kernel/patches-6.12/user-booted-core.patch does not apply" "$log"; then
+		result ok "make lint fails on a 6.12 variant that no longer applies, and on nothing else (${log#"$TOP"/})"
+	else
+		result "not ok" "make lint fails on a 6.12 variant that no longer applies, and on nothing else (${log#"$TOP"/})"
+	fi
+}
+
+w1() {
+	local s log t0=$SECONDS
+	s=$(scratch w1)
+	printf '\n/* gate-faults: W=1 only (-Wunused-const-variable) */\nstatic const int user_booted_gate_fault = 1;\n' \
+		>>"$s/kernel/user_booted.c"
+	commit_fault "$s" "an unused const in kernel/user_booted.c"
+	log=$s/robot.out
+	(unset BUILD; ROBOT_CONFIGS="full w1" ROBOT_OBJECTS=1 "$s/scripts/robot.sh") >"$log" 2>&1
+	local rc=$?
+	echo "# w1: make robot exit $rc in $((SECONDS - t0)) s:"
+	grep -E '^(ok|not ok) ' "$log" | sed 's/^/#   /'
+	sed 's/^/#   new: /' "$s/build/robot/w1-new.log" 2>/dev/null
+	if [ "$rc" -ne 0 ] && grep -q "^not ok .* w1: W=1 warnings the pristine tree does not have" "$log" &&
+		[ "$(grep -c . "$s/build/robot/w1-new.log")" -eq 1 ] &&
+		grep -q "^kernel/user_booted.c: warning: 'user_booted_gate_fault' defined but not used \[-Wunused-const-variable=\]" \
+			"$s/build/robot/w1-new.log"; then
+		result ok "make robot's w1 fails on one new W=1 warning, the fault's (${log#"$TOP"/})"
+	else
+		result "not ok" "make robot's w1 fails on one new W=1 warning, the fault's (${log#"$TOP"/})"
+	fi
+}
+
+prefix() {
+	local s t log t0=$SECONDS f=include/linux/user_booted.h
+	s=$(scratch prefix)
+	t=$s/build/linux-$KERNEL_MAIN
+	(unset BUILD; "$s/scripts/tree.sh") >"$s/tree.out" 2>&1 || {
+		result "not ok" "the series' first prefix breaks the build: scripts/tree.sh failed ($s/tree.out)"
+		return
+	}
+	# The series again, commit by commit with the same trees, but the
+	# first one's header with the call (so the second takes it out).
+	export GIT_AUTHOR_NAME="Your Name" GIT_AUTHOR_EMAIL="you@example.org"
+	export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+	local parent c tree blob idx=$s/build/.gate-index first=1
+	parent=$(git -C "$t" rev-parse base)
+	for c in $(git -C "$t" rev-list --reverse base..series); do
+		tree=$(git -C "$t" rev-parse "$c^{tree}")
+		if [ -n "$first" ]; then
+			blob=$(git -C "$t" show "$c:$f" | sed '$i\
+/* gate-faults: a helper that only a later patch would add */\
+static inline void user_booted_gate_fault(void) { user_booted_gate_fault_helper(); }\
+' | git -C "$t" hash-object -w --stdin)
+			GIT_INDEX_FILE=$idx git -C "$t" read-tree "$tree"
+			GIT_INDEX_FILE=$idx git -C "$t" update-index --cacheinfo "100644,$blob,$f"
+			tree=$(GIT_INDEX_FILE=$idx git -C "$t" write-tree)
+			first=
+		fi
+		parent=$(git -C "$t" log -1 --format=%B "$c" | git -C "$t" commit-tree "$tree" -p "$parent")
+	done
+	[ "$(git -C "$t" rev-parse "$parent^{tree}")" = "$(git -C "$t" rev-parse "series^{tree}")" ] ||
+		die "prefix: the rewritten series does not end at the series' tree"
+	git -C "$t" update-ref refs/heads/series "$parent"
+	log=$s/bisect.out
+	(unset BUILD; UPTO=user-booted-core "$s/scripts/bisect-check.sh") >"$log" 2>&1
+	local rc=$?
+	echo "# prefix: make bisect-check (UPTO=user-booted-core) exit $rc in $((SECONDS - t0)) s:"
+	sed 's/^/#   /' "$log"
+	grep -m1 "user_booted_gate_fault_helper" "$s/build/obj-$KERNEL_MAIN-bisect/build-1.log" 2>/dev/null | sed 's/^/#   /'
+	if [ "$rc" -ne 0 ] && grep -q "^not ok 1 - builds: " "$log" &&
+		grep -q "error: implicit declaration of function 'user_booted_gate_fault_helper'" \
+			"$s/build/obj-$KERNEL_MAIN-bisect/build-1.log"; then
+		result ok "make bisect-check fails on a first prefix that does not build, for that reason (${log#"$TOP"/})"
+	else
+		result "not ok" "make bisect-check fails on a first prefix that does not build, for that reason (${log#"$TOP"/})"
+	fi
+}
+
+for c in $CASES; do
+	"$c"
+done
+echo "1..$n"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
