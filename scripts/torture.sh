@@ -21,8 +21,9 @@
 #   - when rcutorture's writer saw boot-time expediting end (a line that
 #     scripts/torture-writer.patch, an instrument applied to this worktree
 #     only, adds): after the fallback's line where RCU follows the report
-#     (fallback runs, no nohz_full=/isolcpus=, no rcu_normal); before it
-#     with nohz_full=/isolcpus= (RCU keeps today's end of boot mode there),
+#     (fallback runs, no isolated CPUs, no rcu_normal); before it with
+#     CPUs isolated (nohz_full=/isolcpus= that the kernel took: RCU keeps
+#     today's end of boot mode there),
 #     and before T1 in the control run; with rcu_normal, or Tiny RCU,
 #     printed, not judged (the writer never expedites there).
 #
@@ -116,7 +117,7 @@ before() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <
 # ended and when rcutorture's writer saw it; appended to the summary as
 # soon as RUN ends, so a stopped session keeps what finished.
 check() {
-	local run=$1 d c s args want got init fb exp n=0
+	local run=$1 d c s args want got init fb exp iso n=0
 	echo
 	echo "== $run ($(($(date +%s) - start)) s after the start)"
 	# kvm.sh's own verdict (kvm-recheck.sh: exit 0 when all is clean).
@@ -135,7 +136,15 @@ check() {
 		init=$(at "$c" 'Run .* as init process')
 		fb=$(at "$c" 'user_booted: init did not report')
 		exp=$(at "$c" 'Boot-time GP expediting has ended \(make torture\)')
-		echo "  $s: $got of $want CPUs; init at ${init:-?} s; fallback at ${fb:--} s; writer saw expediting end at ${exp:--} s"
+		# Isolated CPUs as the kernel took them: nohz_full= or isolcpus=
+		# on its command line, unless it refused the range (TREE07's
+		# nohz_full=2-9 on the 8 vCPUs TORTURE_CPUS gives it).
+		iso=no
+		if [[ " $args " == *" nohz_full="* || " $args " == *" isolcpus="* ]]; then
+			iso=yes
+			! grep -qa 'Housekeeping: nohz_full= or isolcpus= incorrect CPU range' "$c" || iso="no (range refused)"
+		fi
+		echo "  $s: $got of $want CPUs; isolated CPUs: $iso; init at ${init:-?} s; fallback at ${fb:--} s; writer saw expediting end at ${exp:--} s"
 		[ "$got" = "$want" ] || fail "$s" "the guest has $got CPUs, kvm.sh gave it $want"
 		{ grep -q "^CONFIG_BUG=y" "$d/.config" && grep -q "^CONFIG_USER_BOOTED=y" "$d/.config"; } ||
 			fail "$s" "its .config lacks CONFIG_BUG=y or CONFIG_USER_BOOTED=y"
@@ -154,7 +163,7 @@ check() {
 		grep -q '^CONFIG_TREE_RCU=y' "$d/.config" || continue
 		if [ "$run" = control ]; then
 			before "$exp" "$t1" || fail "$s" "without the report, boot-time expediting should end at init launch (writer: ${exp:-never})"
-		elif [[ " $args " != *" nohz_full="* && " $args " != *" isolcpus="* ]]; then
+		elif [ "$iso" != yes ]; then
 			before "$fb" "$exp" || fail "$s" "boot-time expediting ended before the fallback (writer: ${exp:-never})"
 		elif [[ " $args " != *" rcupdate.rcu_user_booted=1 "* ]]; then
 			# Isolated CPUs: RCU keeps today's end of boot mode.
