@@ -19,17 +19,23 @@
 #
 # A case passes when its gate exits non-zero for that fault and no other
 # reason.  TAP lines, then "N passed, N failed".  Not part of make test
-# (each case configures and builds kernels).
+# (each case configures and builds kernels).  The gates are those of the
+# last commit (the clones take HEAD, not uncommitted edits); each run
+# starts its scratch copies afresh.
 #   GATE_FAULTS="variant w1 prefix"   the cases to run, in this order
 set -u
 . "$(dirname "$0")/lib.sh"
+# The compiler's messages with ASCII quotes, as the checks below match them.
+export LC_ALL=C
+# No git command below may reach this repository from a scratch copy.
+export GIT_CEILING_DIRECTORIES=$BUILD/gate-faults
 [ "$KERNEL" = "$KERNEL_MAIN" ] || die "make gate-faults checks the gates of the series as sent ($KERNEL_MAIN)"
 [ -d "$TREE/.git" ] || die "no series tree: make tree first"
 
 ALL="variant w1 prefix"
 CASES=${GATE_FAULTS:-$ALL}
 for c in $CASES; do
-	grep -qw -- "$c" <<<"$ALL" || die "unknown gate fault $c (one of: $ALL)"
+	case " $ALL " in *" $c "*) ;; *) die "unknown gate fault $c (one of: $ALL)" ;; esac
 done
 n=0 passed=0 failed=0
 result() {
@@ -49,78 +55,83 @@ result() {
 scratch() {
 	local s=$BUILD/gate-faults/$1 k
 	rm -rf "$s"
-	git clone -q "$TOP" "$s"
+	git clone -q "$TOP" "$s" >&2 || return 1
 	git -C "$s" config user.name "$(git -C "$TOP" config user.name || echo gate-faults)"
 	git -C "$s" config user.email "$(git -C "$TOP" config user.email || echo gate-faults@localhost)"
 	mkdir -p "$s/build"
 	ln -s "$BUILD/debs" "$s/build/debs"
 	for k in $KERNEL_MAIN $KERNEL_BACKPORTS; do
 		[ -d "$BUILD/linux-$k/.git" ] || continue
-		git clone -q -s -n "$BUILD/linux-$k" "$s/build/linux-$k"
+		git clone -q -s -n "$BUILD/linux-$k" "$s/build/linux-$k" >&2 || return 1
 		git -C "$s/build/linux-$k" config gc.auto 0
 	done
 	echo "$s"
 }
-# commit_fault DIR WHAT: the fault, committed in the scratch clone.
+# commit_fault DIR WHAT: the fault, committed in the scratch clone (and
+# nowhere else); an edit that changed nothing is an error.
 commit_fault() {
-	git -C "$1" commit -q -a -m "gate-faults: $2"
+	! git --git-dir="$1/.git" --work-tree="$1" diff --quiet || return 1
+	git --git-dir="$1/.git" --work-tree="$1" commit -q -a -m "gate-faults: $2"
 }
 
 variant() {
-	local s log t0=$SECONDS
-	s=$(scratch variant)
+	local s log t0=$SECONDS what="make lint fails on a 6.12 variant that no longer applies, and on nothing else"
+	s=$(scratch variant) || { result "not ok" "$what: no scratch copy"; return; }
 	sed -i 's/Lets init tell the kernel/Lets init inform the kernel/' "$s/kernel/Kconfig.user_booted"
-	commit_fault "$s" "reword kernel/Kconfig.user_booted's help"
+	commit_fault "$s" "reword kernel/Kconfig.user_booted's help" ||
+		{ result "not ok" "$what: the fault changed nothing"; return; }
 	log=$s/lint.out
 	(unset BUILD; "$s/scripts/lint.sh") >"$log" 2>&1
 	local rc=$? bad
-	bad=$(grep '^not ok' "$log")
+	bad=$(grep '^not ok' "$log" || true)
 	echo "# variant: make lint exit $rc in $((SECONDS - t0)) s; its failures:"
 	sed 's/^/#   /' <<<"$bad"
 	grep -A3 "^not ok .*every 6.12 variant applies" "$log" | grep '^#' | sed 's/^/#   /'
-	if [ "$rc" -ne 0 ] && [ "$(wc -l <<<"$bad")" -eq 1 ] &&
+	# The one failure, in the reworded file of the variant of patch 1.
+	if [ "$rc" -ne 0 ] && [ "$(grep -c . <<<"$bad")" -eq 1 ] &&
 		grep -q "every 6.12 variant applies in order" <<<"$bad" &&
+		grep -q "patch failed: kernel/Kconfig.user_booted:" "$log" &&
 		grep -q "kernel/patches-6.12/user-booted-core.patch does not apply" "$log"; then
-		result ok "make lint fails on a 6.12 variant that no longer applies, and on nothing else (${log#"$TOP"/})"
+		result ok "$what (${log#"$TOP"/})"
 	else
-		result "not ok" "make lint fails on a 6.12 variant that no longer applies, and on nothing else (${log#"$TOP"/})"
+		result "not ok" "$what (${log#"$TOP"/})"
 	fi
 }
 
 w1() {
-	local s log t0=$SECONDS
-	s=$(scratch w1)
+	local s log t0=$SECONDS what="make robot's w1 fails on one new W=1 warning, the fault's"
+	s=$(scratch w1) || { result "not ok" "$what: no scratch copy"; return; }
 	printf '\n/* gate-faults: W=1 only (-Wunused-const-variable) */\nstatic const int user_booted_gate_fault = 1;\n' \
 		>>"$s/kernel/user_booted.c"
-	commit_fault "$s" "an unused const in kernel/user_booted.c"
+	commit_fault "$s" "an unused const in kernel/user_booted.c" ||
+		{ result "not ok" "$what: the fault changed nothing"; return; }
 	log=$s/robot.out
 	(unset BUILD; ROBOT_CONFIGS="full w1" ROBOT_OBJECTS=1 "$s/scripts/robot.sh") >"$log" 2>&1
-	local rc=$?
+	local rc=$? new=$s/build/robot/w1-new.log
 	echo "# w1: make robot exit $rc in $((SECONDS - t0)) s:"
 	grep -E '^(ok|not ok) ' "$log" | sed 's/^/#   /'
-	sed 's/^/#   new: /' "$s/build/robot/w1-new.log" 2>/dev/null
+	[ -f "$new" ] && sed 's/^/#   new: /' "$new"
 	if [ "$rc" -ne 0 ] && grep -q "^not ok .* w1: W=1 warnings the pristine tree does not have" "$log" &&
-		[ "$(grep -c . "$s/build/robot/w1-new.log")" -eq 1 ] &&
-		grep -q "^kernel/user_booted.c: warning: 'user_booted_gate_fault' defined but not used \[-Wunused-const-variable=\]" \
-			"$s/build/robot/w1-new.log"; then
-		result ok "make robot's w1 fails on one new W=1 warning, the fault's (${log#"$TOP"/})"
+		[ "$(grep -c . "$new" 2>/dev/null)" = 1 ] &&
+		grep -q "^kernel/user_booted.c: warning: 'user_booted_gate_fault' defined but not used \[-Wunused-const-variable=\]" "$new"; then
+		result ok "$what (${log#"$TOP"/})"
 	else
-		result "not ok" "make robot's w1 fails on one new W=1 warning, the fault's (${log#"$TOP"/})"
+		result "not ok" "$what (${log#"$TOP"/})"
 	fi
 }
 
 prefix() {
 	local s t log t0=$SECONDS f=include/linux/user_booted.h
-	s=$(scratch prefix)
+	local what="make bisect-check fails on a first prefix that does not build, for that reason"
+	s=$(scratch prefix) || { result "not ok" "$what: no scratch copy"; return; }
 	t=$s/build/linux-$KERNEL_MAIN
-	(unset BUILD; "$s/scripts/tree.sh") >"$s/tree.out" 2>&1 || {
-		result "not ok" "the series' first prefix breaks the build: scripts/tree.sh failed ($s/tree.out)"
-		return
-	}
+	(unset BUILD; "$s/scripts/tree.sh") >"$s/tree.out" 2>&1 ||
+		{ result "not ok" "$what: scripts/tree.sh failed (${s#"$TOP"/}/tree.out)"; return; }
 	# The series again, commit by commit with the same trees, but the
 	# first one's header with the call (so the second takes it out).
-	export GIT_AUTHOR_NAME="Your Name" GIT_AUTHOR_EMAIL="you@example.org"
-	export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+	local GIT_AUTHOR_NAME="Your Name" GIT_AUTHOR_EMAIL="you@example.org"
+	local GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+	export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 	local parent c tree blob idx=$s/build/.gate-index first=1
 	parent=$(git -C "$t" rev-parse base)
 	for c in $(git -C "$t" rev-list --reverse base..series); do
@@ -138,20 +149,21 @@ static inline void user_booted_gate_fault(void) { user_booted_gate_fault_helper(
 		parent=$(git -C "$t" log -1 --format=%B "$c" | git -C "$t" commit-tree "$tree" -p "$parent")
 	done
 	[ "$(git -C "$t" rev-parse "$parent^{tree}")" = "$(git -C "$t" rev-parse "series^{tree}")" ] ||
-		die "prefix: the rewritten series does not end at the series' tree"
+		{ result "not ok" "$what: the rewritten series does not end at the series' tree"; return; }
 	git -C "$t" update-ref refs/heads/series "$parent"
 	log=$s/bisect.out
 	(unset BUILD; UPTO=user-booted-core "$s/scripts/bisect-check.sh") >"$log" 2>&1
-	local rc=$?
+	local rc=$? blog=$s/build/obj-$KERNEL_MAIN-bisect/build-1.log
 	echo "# prefix: make bisect-check (UPTO=user-booted-core) exit $rc in $((SECONDS - t0)) s:"
 	sed 's/^/#   /' "$log"
-	grep -m1 "user_booted_gate_fault_helper" "$s/build/obj-$KERNEL_MAIN-bisect/build-1.log" 2>/dev/null | sed 's/^/#   /'
+	grep "error:" "$blog" 2>/dev/null | sort -u | sed 's/^/#   /'
+	# Every compiler error in prefix 1's build is the fault's.
 	if [ "$rc" -ne 0 ] && grep -q "^not ok 1 - builds: " "$log" &&
-		grep -q "error: implicit declaration of function 'user_booted_gate_fault_helper'" \
-			"$s/build/obj-$KERNEL_MAIN-bisect/build-1.log"; then
-		result ok "make bisect-check fails on a first prefix that does not build, for that reason (${log#"$TOP"/})"
+		grep -q "error: implicit declaration of function 'user_booted_gate_fault_helper'" "$blog" &&
+		! grep "error:" "$blog" | grep -qv "user_booted_gate_fault_helper"; then
+		result ok "$what (${log#"$TOP"/})"
 	else
-		result "not ok" "make bisect-check fails on a first prefix that does not build, for that reason (${log#"$TOP"/})"
+		result "not ok" "$what (${log#"$TOP"/})"
 	fi
 }
 
