@@ -25,8 +25,10 @@
 #   GATE_FAULTS="variant w1 prefix"   the cases to run, in this order
 set -u
 . "$(dirname "$0")/lib.sh"
-# The compiler's messages with ASCII quotes, as the checks below match them.
-export LC_ALL=C
+# The compiler's messages with ASCII quotes (kbuild unexports LC_ALL: gcc
+# reads LANG/LC_CTYPE); the checks below accept either kind of quote.
+export LC_ALL=C LANG=C LC_CTYPE=C LC_MESSAGES=C
+q="[^ ]*"	# a quote, ASCII or not
 # No git command below may reach this repository from a scratch copy.
 export GIT_CEILING_DIRECTORIES=$BUILD/gate-faults
 [ "$KERNEL" = "$KERNEL_MAIN" ] || die "make gate-faults checks the gates of the series as sent ($KERNEL_MAIN)"
@@ -113,7 +115,7 @@ w1() {
 	[ -f "$new" ] && sed 's/^/#   new: /' "$new"
 	if [ "$rc" -ne 0 ] && grep -q "^not ok .* w1: W=1 warnings the pristine tree does not have" "$log" &&
 		[ "$(grep -c . "$new" 2>/dev/null)" = 1 ] &&
-		grep -q "^kernel/user_booted.c: warning: 'user_booted_gate_fault' defined but not used \[-Wunused-const-variable=\]" "$new"; then
+		grep -q "^kernel/user_booted.c: warning: ${q}user_booted_gate_fault$q defined but not used \[-Wunused-const-variable=\]" "$new"; then
 		result ok "$what (${log#"$TOP"/})"
 	else
 		result "not ok" "$what (${log#"$TOP"/})"
@@ -159,7 +161,7 @@ static inline void user_booted_gate_fault(void) { user_booted_gate_fault_helper(
 	grep "error:" "$blog" 2>/dev/null | sort -u | sed 's/^/#   /'
 	# Every compiler error in prefix 1's build is the fault's.
 	if [ "$rc" -ne 0 ] && grep -q "^not ok 1 - builds: " "$log" &&
-		grep -q "error: implicit declaration of function 'user_booted_gate_fault_helper'" "$blog" &&
+		grep -q "error: implicit declaration of function ${q}user_booted_gate_fault_helper$q" "$blog" &&
 		! grep "error:" "$blog" | grep -qv "user_booted_gate_fault_helper"; then
 		result ok "$what (${log#"$TOP"/})"
 	else
