@@ -7,7 +7,7 @@
 #   boot:A..D     workloads 1+2 (scripts/guest/bench-boot.sh), arms
 #                 A stock, B user_booted_reported + report, C
 #                 rcupdate.rcu_expedited=1, D user_booted_reported
-#                 sysctl.kernel.user_booted_timeout=15 and no report
+#                 user_booted_timeout=15 and no report
 #   notify:0|1|100, notify:100c   workload 3 (scripts/guest/bench-notify.sh),
 #                 N subscribers, quiet console; "c": console at the default
 #                 loglevel, to show what printing to the serial console costs
@@ -171,7 +171,7 @@ declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
 	[boot:B]="$W12 bench.idle=$IDLE user_booted_reported bench.report=1"
 	[boot:C]="$W12 rcupdate.rcu_expedited=1"
-	[boot:D]="$W12 user_booted_reported sysctl.kernel.user_booted_timeout=15"
+	[boot:D]="$W12 user_booted_reported user_booted_timeout=15"
 	[notify:0]="ub.run=bench-notify user_booted_reported quiet bench.subs=0"
 	[notify:1]="ub.run=bench-notify user_booted_reported quiet bench.subs=1"
 	[notify:100]="ub.run=bench-notify user_booted_reported quiet bench.subs=100"

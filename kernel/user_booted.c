@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "user_booted: " fmt
 
 #include <linux/capability.h>
+#include <linux/crash_dump.h>
 #include <linux/export.h>
 #include <linux/ktime.h>
 #include <linux/pid_namespace.h>
@@ -29,6 +30,12 @@ static const char * const reason_names[] = {
 	[USER_BOOTED_RESTORE] = "restore",
 };
 
+/* A kdump capture kernel's init (makedumpfile's initramfs) never reports. */
+static bool user_booted_state_reports(const struct user_booted_state *s)
+{
+	return s->report_expected && !(s->system && is_kdump_kernel());
+}
+
 /* The system's line in the log and its tracepoint; KUnit's instances have none. */
 static void user_booted_log(struct user_booted_state *s, enum user_booted_reason reason,
 			    u64 start)
@@ -38,11 +45,11 @@ static void user_booted_log(struct user_booted_state *s, enum user_booted_reason
 
 	trace_user_booted(reason, s->launched ? since : 0);
 	if (reason == USER_BOOTED_TIMEOUT)
-		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to kernel.user_booted or tune kernel.user_booted_timeout\n",
+		pr_warn("init did not report within %u s: ending userspace boot; have init write 1 to kernel.user_booted or raise user_booted_timeout=\n",
 			s->timeout_secs);
 	since = div_u64_rem(since, NSEC_PER_SEC, &ns);
 	/* Nothing new at info level unless init was asked to report. */
-	if (s->report_expected && s->launched)
+	if (user_booted_state_reports(s) && s->launched)
 		pr_info("userspace boot ended (%s) %llu.%03u s after init launch, by %s[%d]; subscribers told in %llu us\n",
 			reason_names[reason], since, ns / (u32)NSEC_PER_MSEC,
 			current->comm, task_pid_nr(current),
@@ -85,7 +92,7 @@ static struct user_booted_state ub = {	/* the system's; KUnit makes its own */
 	.timeout_work = __DELAYED_WORK_INITIALIZER(ub.timeout_work,
 						   user_booted_timeout_fn, 0),
 	.poll = __CTL_TABLE_POLL_INITIALIZER(ub.poll),
-	.timeout_secs = CONFIG_USER_BOOTED_TIMEOUT,
+	.timeout_secs = USER_BOOTED_DEFAULT_TIMEOUT,
 	.report_expected = IS_ENABLED(CONFIG_USER_BOOTED_REPORTED),
 	.system = true,
 };
@@ -95,7 +102,7 @@ VISIBLE_IF_KUNIT void user_booted_state_launch(struct user_booted_state *s)
 	mutex_lock(&s->lock);
 	s->launched = true;
 	s->launch_ns = ktime_get_ns();
-	if (!s->report_expected)
+	if (!user_booted_state_reports(s))
 		user_booted_end(s, USER_BOOTED_UNREPORTED);
 	else if (!s->reason)	/* the fallback: awake time after launch */
 		queue_delayed_work(system_dfl_wq, &s->timeout_work,
@@ -148,11 +155,12 @@ EXPORT_SYMBOL_GPL(user_booted);
 /**
  * user_booted_report_expected() - will init report the end of its boot?
  *
- * Return: true with ``user_booted_reported``, fixed before any initcall.
+ * Return: true with ``user_booted_reported``, except in a kdump capture
+ * kernel; fixed before any initcall.
  */
 bool user_booted_report_expected(void)
 {
-	return ub.report_expected;
+	return user_booted_state_reports(&ub);
 }
 EXPORT_SYMBOL_GPL(user_booted_report_expected);
 
@@ -214,7 +222,10 @@ void user_booted_init_launched(void)
 	user_booted_state_launch(&ub);
 }
 
-/* Besides 0644: the initial namespaces, as for reboot(2); pid ns first: no audit. */
+/*
+ * Besides 0644: CAP_SYS_ADMIN, and reboot(2)'s rule that only the initial PID
+ * namespace acts on the system; the PID namespace first: no audit.
+ */
 static bool user_booted_may_write(void)
 {
 	return task_active_pid_ns(current) == &init_pid_ns && capable(CAP_SYS_ADMIN);
@@ -236,44 +247,13 @@ static int user_booted_sysctl(const struct ctl_table *table, int dir,
 	return ret;
 }
 
-/*
- * The fallback is fixed before init runs (the command line's
- * sysctl.kernel.user_booted_timeout=, or the Kconfig default): afterwards a
- * write is refused, so that nothing but init's report ends boot early.
- */
-VISIBLE_IF_KUNIT int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
-						void *buffer, size_t *lenp, loff_t *ppos)
-{
-	struct user_booted_state *s = table->data;
-	unsigned int secs = READ_ONCE(s->timeout_secs);
-	const struct ctl_table t = { .data = &secs, .maxlen = sizeof(secs),
-		.extra1 = table->extra1, .extra2 = table->extra2 };
-	int ret;
-
-	if (SYSCTL_KERN_TO_USER(dir))
-		return proc_douintvec_minmax(&t, dir, buffer, lenp, ppos);
-	if (!user_booted_may_write())
-		return -EPERM;
-	mutex_lock(&s->lock);
-	if (s->launched)
-		ret = -EBUSY;
-	else
-		ret = proc_douintvec_minmax(&t, dir, buffer, lenp, ppos);
-	if (!ret)
-		WRITE_ONCE(s->timeout_secs, secs);
-	mutex_unlock(&s->lock);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KUNIT(user_booted_timeout_sysctl);
-
-static unsigned int timeout_max = 24 * 60 * 60;	/* a day */
-
 static const struct ctl_table user_booted_table[] = {
 	{ .procname = "user_booted", .mode = 0644, .proc_handler = user_booted_sysctl,
 	  .poll = &ub.poll },
-	{ .procname = "user_booted_timeout", .mode = 0644, .data = &ub,
-	  .proc_handler = user_booted_timeout_sysctl, .extra1 = SYSCTL_ONE,
-	  .extra2 = &timeout_max },
+	/* Read-only: set by user_booted_timeout= before init runs. */
+	{ .procname = "user_booted_timeout", .mode = 0444,
+	  .data = &ub.timeout_secs, .maxlen = sizeof(ub.timeout_secs),
+	  .proc_handler = proc_douintvec },
 };
 
 /* As rcu_pm_notify() acts on the same events. */
@@ -306,3 +286,20 @@ static int __init user_booted_reported_setup(char *str)
 	return 1;
 }
 __setup("user_booted_reported", user_booted_reported_setup);
+
+/*
+ * The fallback is fixed before init runs, so that nothing but init's report
+ * ends boot early; kernel.user_booted_timeout shows it, read-only.
+ */
+static int __init user_booted_timeout_setup(char *str)
+{
+	unsigned int secs;
+
+	if (kstrtouint(str, 10, &secs) || !secs || secs > USER_BOOTED_MAX_TIMEOUT)
+		pr_warn("user_booted_timeout=%s: not 1 to %u seconds, ignored\n",
+			str, USER_BOOTED_MAX_TIMEOUT);
+	else
+		ub.timeout_secs = secs;
+	return 1;
+}
+__setup("user_booted_timeout=", user_booted_timeout_setup);

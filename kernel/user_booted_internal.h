@@ -12,6 +12,10 @@
 #include <linux/user_booted.h>
 #include <linux/workqueue.h>
 
+/* The fallback, in seconds after init launch: user_booted_timeout= sets it. */
+#define USER_BOOTED_DEFAULT_TIMEOUT	120
+#define USER_BOOTED_MAX_TIMEOUT		(24 * 60 * 60)	/* a day */
+
 /**
  * struct user_booted_state - one "userspace has booted" event
  * @lock: serialises everything below, and is held while subscribers are
@@ -20,8 +24,7 @@
  * @timeout_work: the fallback, armed at launch if init is to report
  * @poll: wakes pollers of kernel.user_booted
  * @launch_ns: ktime_get_ns() at init launch
- * @timeout_secs: the fallback's timeout, fixed at launch; written under
- *	@lock before it, read without
+ * @timeout_secs: the fallback's timeout; fixed before init launch
  * @report_expected: init is to write kernel.user_booted
  * @system: the system's instance, the one that logs and traces
  * @launched: init has been launched
@@ -46,8 +49,6 @@ struct user_booted_state {
 void user_booted_timeout_fn(struct work_struct *work);
 void user_booted_state_launch(struct user_booted_state *s);
 void user_booted_state_end(struct user_booted_state *s, enum user_booted_reason reason);
-int user_booted_timeout_sysctl(const struct ctl_table *table, int dir,
-			       void *buffer, size_t *lenp, loff_t *ppos);
 int user_booted_state_add(struct user_booted_state *s, struct notifier_block *nb,
 			  bool defer);
 
@@ -56,7 +57,7 @@ static inline void user_booted_state_init(struct user_booted_state *s,
 					  bool report_expected)
 {
 	*s = (struct user_booted_state){
-		.timeout_secs = CONFIG_USER_BOOTED_TIMEOUT,
+		.timeout_secs = USER_BOOTED_DEFAULT_TIMEOUT,
 		.report_expected = report_expected,
 	};
 	mutex_init(&s->lock);

@@ -9,8 +9,6 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
-#include <linux/string.h>
-#include <linux/sysctl.h>
 #include <linux/user_booted.h>
 
 #include "user_booted_internal.h"
@@ -70,19 +68,6 @@ static struct counting_nb *subscribe(struct kunit *test, struct user_booted_stat
 
 	KUNIT_EXPECT_EQ(test, user_booted_state_add(s, &c->nb, false), 0);
 	return c;
-}
-
-/* Through the sysctl's own handler, as do_sysctl_args() would. */
-static int write_timeout(struct user_booted_state *s, const char *val)
-{
-	static unsigned int a_day = 24 * 60 * 60;	/* as the system's table */
-	const struct ctl_table t = { .data = s, .extra1 = SYSCTL_ONE,
-				     .extra2 = &a_day };
-	char buf[16];
-	size_t len = strscpy(buf, val, sizeof(buf));
-	loff_t pos = 0;
-
-	return user_booted_timeout_sysctl(&t, 1, buf, &len, &pos);
 }
 
 static void expect_told(struct kunit *test, struct counting_nb *c, unsigned long reason)
@@ -150,7 +135,7 @@ static void timeout_ends_boot(struct kunit *test)
 	struct counting_nb *c = subscribe(test, s);
 	unsigned long t0 = jiffies;
 
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "1"), 0);	/* before launch: not armed */
+	s->timeout_secs = 1;			/* as user_booted_timeout=1 */
 	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&s->timeout_work));
 	user_booted_state_launch(s);
 	/* As user_booted() reads it: pairs with the release in the end. */
@@ -158,29 +143,6 @@ static void timeout_ends_boot(struct kunit *test)
 		msleep(20);
 	expect_told(test, c, USER_BOOTED_TIMEOUT);
 	KUNIT_EXPECT_GE(test, jiffies - t0, HZ);	/* never early */
-}
-
-/* Set before init runs; afterwards it reads, and a write changes nothing. */
-static void timeout_fixed_at_launch(struct kunit *test)
-{
-	struct user_booted_state *s = new_state(test, true);
-	struct counting_nb *c = subscribe(test, s);
-
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "0"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "86401"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "3600\n"), 0);
-	KUNIT_EXPECT_EQ(test, s->timeout_secs, 3600);
-	user_booted_state_launch(s);
-	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "1"), -EBUSY);
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "0"), -EBUSY);
-	KUNIT_EXPECT_EQ(test, s->timeout_secs, 3600);
-	msleep(1500);				/* past what "1" would have armed */
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 0);
-	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
-	user_booted_state_end(s, USER_BOOTED_REPORTED);
-	KUNIT_EXPECT_EQ(test, write_timeout(s, "60"), -EBUSY);
-	expect_told(test, c, USER_BOOTED_REPORTED);
 }
 
 /* The PM notifier's reasons: before launch a sleep ends nothing. */
@@ -293,7 +255,6 @@ static struct kunit_case user_booted_test_cases[] = {
 	KUNIT_CASE(report_ends_boot_once),
 	KUNIT_CASE(report_before_launch_ends_boot_at_once),
 	KUNIT_CASE_SLOW(timeout_ends_boot),
-	KUNIT_CASE_SLOW(timeout_fixed_at_launch),
 	KUNIT_CASE(sleep_ends_boot),
 	KUNIT_CASE(late_registrant_told_at_once_not_added),
 	KUNIT_CASE(racing_ends_tell_each_subscriber_once),

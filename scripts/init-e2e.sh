@@ -301,7 +301,7 @@ run() {
 	fi
 	t0=$SECONDS
 	bash "$TOP/scripts/qemu-run.sh" -d "$img" -t "${INIT_E2E_TIMEOUT:-450}" -l "$log" \
-		-a "root=/dev/vda rw user_booted_reported sysctl.kernel.user_booted_timeout=300 trace_event=sched:sched_process_exec" \
+		-a "root=/dev/vda rw user_booted_reported user_booted_timeout=300 trace_event=sched:sched_process_exec" \
 		2>"$log.qemu" || rc=$?
 	rm -f "$img"
 	tr -d '\r' <"$log" | sed -n '/UB| BEGIN/,/UB| END/s/^.*UB| //p' >"$out/$init.kv"

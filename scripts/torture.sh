@@ -2,12 +2,12 @@
 # make torture: rcutorture's own scenarios (tools/testing/selftests/rcutorture/
 # bin/kvm.sh) on the series' 7.3 tree, with the series' boot mode ending in the
 # middle of each run: kvm.sh's init never writes kernel.user_booted, so the
-# fallback (sysctl.kernel.user_booted_timeout=N) ends userspace boot N s after
+# fallback (user_booted_timeout=N) ends userspace boot N s after
 # init launch, while rcutorture runs.  Not part of make test.
 #
 # kvm.sh builds each scenario once and runs it with the first set of boot
 # arguments; kvm-again.sh runs the same kernels again with the others:
-#   fallback-$T1   user_booted_reported sysctl.kernel.user_booted_timeout=$T1
+#   fallback-$T1   user_booted_reported user_booted_timeout=$T1
 #   fallback-$T2   the same with $T2
 #   rcu-normal     the same with $T1, rcupdate.rcu_user_booted=1
 #                  rcupdate.rcu_normal_after_boot=1 (follow the report even
@@ -102,7 +102,7 @@ chmod +x "$res/bin/qemu-system-x86_64" "$res/bin/getconf"
 export PATH=$res/bin:$PATH
 fi
 
-base="user_booted_reported sysctl.kernel.user_booted_timeout="
+base="user_booted_reported user_booted_timeout="
 bin=tools/testing/selftests/rcutorture/bin
 start=$(date +%s)
 failed=0

@@ -5,7 +5,7 @@
 # and the end of boot); the supplier whose driver userspace loads after the
 # timeout is not forced, as on stock; the unused regulator goes off at its
 # stock 30 s, which come after the fallback.
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=20 fw_devlink.sync_state=timeout
+# append: user_booted_reported user_booted_timeout=20 fw_devlink.sync_state=timeout
 # backports: no (make test: the regulator and driver-core patches are the
 # same code there; boot-drivers-reported runs it on each backport)
 # kernels: 7.3 6.12

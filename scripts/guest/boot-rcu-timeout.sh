@@ -1,6 +1,6 @@
 # RCU drops boot mode when the fallback timeout ends boot, and the
 # grace-period recipe reports the boot as ended by the timeout.
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=3 trace_clock=mono trace_event=user_booted:user_booted kprobe_event=p:gpwait/rcu_in,synchronize_rcu;r64:gpwait/rcu_out,synchronize_rcu;p:gpwait/srcu_in,synchronize_srcu;r64:gpwait/srcu_out,synchronize_srcu;p:gpwait/rcuexp_in,synchronize_rcu_expedited;p:gpwait/srcuexp_in,synchronize_srcu_expedited
+# append: user_booted_reported user_booted_timeout=3 trace_clock=mono trace_event=user_booted:user_booted kprobe_event=p:gpwait/rcu_in,synchronize_rcu;r64:gpwait/rcu_out,synchronize_rcu;p:gpwait/srcu_in,synchronize_srcu;r64:gpwait/srcu_out,synchronize_srcu;p:gpwait/rcuexp_in,synchronize_rcu_expedited;p:gpwait/srcuexp_in,synchronize_srcu_expedited
 # backports: no (make test: the RCU patch differs on a backport only in its
 # housekeeping check, which the isolcpus suites run there)
 # flavour: qemu

@@ -2,7 +2,7 @@
 # rcu (loaded at once, the timeout 15 s after init launch), the other
 # flavours after boot (boot-rcutorture.sh: the report mid-run, and the
 # flavours while userspace boots).
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=15
+# append: user_booted_reported user_booted_timeout=15
 # flavour: debug
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh

@@ -4,7 +4,7 @@
 # userspace boots, srcu sees the report mid-run (boot-rcutorture-timeout.sh:
 # the fallback mid-run of rcu, the others after boot).  The fallback is
 # pushed out of the way.
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=600
+# append: user_booted_reported user_booted_timeout=600
 # flavour: debug
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh

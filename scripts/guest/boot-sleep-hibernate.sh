@@ -1,4 +1,4 @@
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=600 no_console_suspend ub.disk=384
+# append: user_booted_reported user_booted_timeout=600 no_console_suspend ub.disk=384
 # A real hibernation before init reports, to a swap disk, resumed the way an
 # initramfs does (systemd-hibernate-resume writes MAJ:MIN to /sys/power/resume).
 # Boot 1: userspace boot ends on PM_HIBERNATION_PREPARE ("sleep"), so the

@@ -1,4 +1,4 @@
-# append: user_booted_reported sysctl.kernel.user_booted_timeout=600 no_console_suspend
+# append: user_booted_reported user_booted_timeout=600 no_console_suspend
 # A suspend to idle before init reports: userspace boot ends on
 # PM_SUSPEND_PREPARE, reason "sleep", before the freezer runs, so nothing of
 # it is carried through the sleep; afterwards the subscribers behave as after

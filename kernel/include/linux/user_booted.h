@@ -19,7 +19,7 @@
  * @USER_BOOTED_REPORTED: 1 was written to ``kernel.user_booted`` (also
  *	``sysctl.kernel.user_booted=1`` on the command line, before launch).
  * @USER_BOOTED_TIMEOUT: init was expected to report and did not do so
- *	within ``kernel.user_booted_timeout`` seconds.
+ *	within ``user_booted_timeout=`` seconds.
  * @USER_BOOTED_SLEEP: the system began to suspend or hibernate first.
  * @USER_BOOTED_RESTORE: this kernel began to restore a hibernation image
  *	first (resume from the initramfs).
