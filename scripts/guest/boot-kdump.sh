@@ -22,3 +22,4 @@ check "nothing logged at info level, as without the parameter" \
 	not_in_log 'userspace boot ended'
 rcu_check_mode follows=0
 check "no fallback warning 3 s on" sh -c "sleep 3; ! dmesg | grep -q 'init did not report'"
+tap_done
