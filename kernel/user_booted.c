@@ -56,6 +56,22 @@ static void user_booted_log(struct user_booted_state *s, enum user_booted_reason
 			div_u64(ktime_get_ns() - start, NSEC_PER_USEC));
 }
 
+/*
+ * Subscribers run with preemption disabled: one that sleeps is a bug the
+ * kernel reports, never a PID 1 held in its write.
+ */
+static int user_booted_tell(struct notifier_block *nb, struct raw_notifier_head *chain,
+			    enum user_booted_reason reason)
+{
+	int ret;
+
+	preempt_disable();
+	ret = nb ? nb->notifier_call(nb, reason, NULL) :
+		   raw_notifier_call_chain(chain, reason, NULL);
+	preempt_enable();
+	return ret;
+}
+
 /* End userspace boot, once: tell the subscribers, log, wake pollers. */
 static void user_booted_end(struct user_booted_state *s, enum user_booted_reason reason)
 {
@@ -67,7 +83,7 @@ static void user_booted_end(struct user_booted_state *s, enum user_booted_reason
 	s->reason = reason;
 	cancel_delayed_work(&s->timeout_work);	/* a running one finds s->reason */
 	/* NOTIFY_STOP would hide the event from the rest: not allowed. */
-	WARN_ONCE(raw_notifier_call_chain(&s->chain, reason, NULL) & NOTIFY_STOP_MASK,
+	WARN_ONCE(user_booted_tell(NULL, &s->chain, reason) & NOTIFY_STOP_MASK,
 		  "user_booted: a subscriber returned NOTIFY_STOP\n");
 	RAW_INIT_NOTIFIER_HEAD(&s->chain);	/* told: nothing is kept */
 	smp_store_release(&s->booted, true);	/* pairs with user_booted() */
@@ -135,7 +151,7 @@ VISIBLE_IF_KUNIT int user_booted_state_add(struct user_booted_state *s,
 		ret = raw_notifier_chain_register(&s->chain, nb);
 	mutex_unlock(&s->lock);
 	if (late && !defer)
-		nb->notifier_call(nb, late, NULL);
+		user_booted_tell(nb, NULL, late);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_state_add);
@@ -168,14 +184,14 @@ EXPORT_SYMBOL_GPL(user_booted_report_expected);
  * user_booted_register_notifier() - be told when userspace boot ends
  * @nb: its callback gets an &enum user_booted_reason (for messages) as @action
  *
- * Called once, in process context, may sleep.  While userspace boots @nb is
- * added and called when boot ends, one subscriber at a time under the core's
- * mutex (when a sleep ends boot, also under system_transition_mutex and the
- * PM chain's rwsem): no (un)registering here or with PM, no
- * lock_system_sleep(), no sysctl write, no waiting on user_booted_defer()
- * callers.  Once boot has ended @nb is called at once from the registering
- * task, without that mutex, possibly beside other late registrants, and is
- * not added.  A module must unregister before it is unloaded.
+ * Called once, with preemption disabled: @nb must not sleep (queue work for
+ * anything more), since the task that ended boot, init in its write, waits
+ * for it.  While userspace boots @nb is added and called when boot ends, one
+ * subscriber at a time under the core's mutex (when a sleep ends boot, also
+ * under system_transition_mutex and the PM chain's rwsem).  Once boot has
+ * ended @nb is called at once from the registering task, without that
+ * mutex, possibly beside other late registrants, and is not added.  A
+ * module must unregister before it is unloaded.
  * Return: 0, -EEXIST if @nb is registered, -EOPNOTSUPP without the core.
  */
 int user_booted_register_notifier(struct notifier_block *nb)
@@ -204,10 +220,11 @@ EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
 
 /**
  * user_booted_defer() - hold back end-of-boot cleanup while userspace boots
- * @nb: notifier to call when userspace boot ends
+ * @nb: notifier to call when userspace boot ends, which must not sleep
  *
  * For cleanup on a subsystem's own timer: call it when the timer expires; if
- * true, clean up from @nb's callback instead: never earlier than the timer.
+ * true, clean up from work that @nb's callback queues: never earlier than
+ * the timer.
  * Process context, not from a user_booted callback.
  * Return: true if init was launched, is to report and has not; @nb is added.
  */

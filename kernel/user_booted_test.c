@@ -21,6 +21,7 @@ struct counting_nb {
 	atomic_t calls;
 	unsigned long reason;
 	bool booted_seen;	/* user_booted() of its instance, while told */
+	bool atomic_seen;	/* preemption disabled, while told */
 };
 
 static int counting_call(struct notifier_block *nb, unsigned long reason, void *data)
@@ -30,8 +31,9 @@ static int counting_call(struct notifier_block *nb, unsigned long reason, void *
 	atomic_inc(&c->calls);
 	c->reason = reason;
 	c->booted_seen = READ_ONCE(c->s->booted);
-	might_sleep();		/* subscribers may sleep */
-	usleep_range(10, 20);
+	/* Told with preemption disabled: a sleeping subscriber is caught. */
+	c->atomic_seen = !IS_ENABLED(CONFIG_PREEMPT_COUNT) || !preemptible();
+	udelay(10);		/* widens the racers' window */
 	return NOTIFY_OK;
 }
 
@@ -74,6 +76,7 @@ static void expect_told(struct kunit *test, struct counting_nb *c, unsigned long
 {
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 1);
 	KUNIT_EXPECT_EQ(test, c->reason, reason);
+	KUNIT_EXPECT_TRUE(test, c->atomic_seen);
 }
 
 /* No report expected: boot ends at launch, as on a kernel without this. */
