@@ -9,7 +9,7 @@
 # arguments; kvm-again.sh runs the same kernels again with the others:
 #   fallback-$T1   user_booted_reported user_booted_timeout=$T1
 #   fallback-$T2   the same with $T2
-#   rcu-normal     the same with $T1, rcupdate.rcu_user_booted=1
+#   rcu-normal     the same with $T1, rcupdate.rcu_user_booted_always=1
 #                  rcupdate.rcu_normal_after_boot=1 (follow the report even
 #                  with isolated CPUs; normal grace periods after it)
 #   control        user_booted_reported=0 (the off switch): boot mode
@@ -165,14 +165,14 @@ check() {
 		fi
 		# Where the writer's line is judged: Tree RCU (Tiny never
 		# expedites at boot), no normal grace periods forced, RCU following
-		# the report (no isolated CPUs, or rcu_user_booted=1).
+		# the report (no isolated CPUs, or rcu_user_booted_always=1).
 		case " $args " in *" rcupdate.rcu_normal=1 "* | *" rcupdate.rcu_normal_after_boot=1 "*) continue ;; esac
 		grep -q '^CONFIG_TREE_RCU=y' "$d/.config" || continue
 		if [ "$run" = control ]; then
 			before "$exp" "$t1" || fail "$s" "without the report, boot-time expediting should end at init launch (writer: ${exp:-never})"
 		elif [ "$iso" != yes ]; then
 			before "$fb" "$exp" || fail "$s" "boot-time expediting ended before the fallback (writer: ${exp:-never})"
-		elif [[ " $args " != *" rcupdate.rcu_user_booted=1 "* ]]; then
+		elif [[ " $args " != *" rcupdate.rcu_user_booted_always=1 "* ]]; then
 			# Isolated CPUs: RCU keeps today's end of boot mode.
 			before "$exp" "$fb" || fail "$s" "with isolated CPUs boot-time expediting should end at init launch (writer: ${exp:-never})"
 		fi
@@ -219,7 +219,7 @@ again() {
 	check "$1" >>"$sum"
 }
 again "fallback-$t2" "${base}$t2"
-again rcu-normal "${base}$t1 rcupdate.rcu_user_booted=1 rcupdate.rcu_normal_after_boot=1"
+again rcu-normal "${base}$t1 rcupdate.rcu_user_booted_always=1 rcupdate.rcu_normal_after_boot=1"
 again control user_booted_reported=0
 
 {

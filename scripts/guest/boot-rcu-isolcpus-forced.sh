@@ -1,7 +1,7 @@
-# rcupdate.rcu_user_booted=1 keeps boot mode until userspace has booted
+# rcupdate.rcu_user_booted_always=1 keeps boot mode until userspace has booted
 # even with isolated CPUs (isolcpus=1): expedited while userspace boots,
 # stock after the report.
-# append: user_booted_reported isolcpus=1 rcupdate.rcu_user_booted=1
+# append: user_booted_reported isolcpus=1 rcupdate.rcu_user_booted_always=1
 # flavour: qemu
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh

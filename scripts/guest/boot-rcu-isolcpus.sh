@@ -1,7 +1,7 @@
 # isolcpus= without nohz_full keeps today's behaviour under
 # user_booted_reported: stock RCU sends isolated CPUs no expedited IPIs
 # after init launch, so RCU's boot mode ends there (the automatic rule of
-# rcupdate.rcu_user_booted; boot-rcu-isolcpus-forced.sh: =1 keeps it).
+# rcupdate.rcu_user_booted_always; boot-rcu-isolcpus-forced.sh: =1 keeps it).
 # append: user_booted_reported isolcpus=1
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh

@@ -67,7 +67,7 @@ rcu_check_mode() {
 # The line RCU prints among its boot-up oddities when a report is expected:
 # rcu_announces "at init launch" or "when userspace has booted".
 rcu_announces() {
-	dmesg | grep -q "Boot-time expediting ends $1 (rcu_user_booted)\.$"
+	dmesg | grep -q "Boot-time expediting ends $1 (rcu_user_booted_always)\.$"
 }
 
 # torture_run FLAVOUR PHASE [MIDRUN...]: rcutorture of one torture_type for

@@ -1,6 +1,6 @@
 # nohz_full CPUs keep today's behaviour under user_booted_reported: after
 # the in-kernel boot, expedited grace periods disturb isolated CPUs, so
-# RCU's boot mode ends at init launch unless rcupdate.rcu_user_booted=1.
+# RCU's boot mode ends at init launch unless rcupdate.rcu_user_booted_always=1.
 # Only the debug kernel has CONFIG_NO_HZ_FULL (configs/debug.config).
 # rcu_check_mode's probe, membarrier(GLOBAL), fails with EINVAL on a
 # nohz_full system (kernel/sched/membarrier.c), so this suite checks RCU's

@@ -1,7 +1,7 @@
-# rcupdate.rcu_user_booted=1 asks RCU to keep boot mode until userspace has
+# rcupdate.rcu_user_booted_always=1 asks RCU to keep boot mode until userspace has
 # booted even with rcu_normal_after_boot=1: expedited while userspace
 # boots, normal grace periods only after the report.
-# append: user_booted_reported rcupdate.rcu_normal_after_boot=1 rcupdate.rcu_user_booted=1
+# append: user_booted_reported rcupdate.rcu_normal_after_boot=1 rcupdate.rcu_user_booted_always=1
 # backports: no (make test: the RCU patch differs on a backport only in its
 # housekeeping check, which the isolcpus suites run there)
 . /ub/lib.sh
