@@ -404,7 +404,7 @@ if [ ! -f "$setup" ]; then
 	note initramfs "sha1 $(sha1sum <"$WORK/initramfs.cpio.gz" | cut -d' ' -f1) (scripts/initramfs.sh qemu: busybox, scripts/guest/*.sh, build/guest-bin/*, modules)"
 	for c in CONFIG_HZ CONFIG_PREEMPT CONFIG_PREEMPT_VOLUNTARY CONFIG_PREEMPT_NONE CONFIG_PREEMPT_RCU \
 		CONFIG_NR_CPUS CONFIG_NO_HZ_IDLE CONFIG_NO_HZ_FULL CONFIG_RCU_LAZY CONFIG_RCU_NOCB_CPU \
-		CONFIG_RCU_TRACE CONFIG_USER_BOOTED_REPORTED CONFIG_USER_BOOTED_TIMEOUT CONFIG_CGROUP_FAVOR_DYNMODS; do
+		CONFIG_RCU_TRACE CONFIG_USER_BOOTED_REPORTED CONFIG_CGROUP_FAVOR_DYNMODS; do
 		note "$c" "$(sed -n "s/^$c=//p; s/^# $c is not set/n/p" "$WORK/config" | head -n 1)"
 	done
 	note kernel_config "build/obj-$KERNEL-qemu/.config at the copy (tinyconfig + configs/qemu.config + configs/rootfs.config), sha1 $(sha1sum <"$WORK/config" | cut -d' ' -f1)"

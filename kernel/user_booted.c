@@ -57,19 +57,25 @@ static void user_booted_log(struct user_booted_state *s, enum user_booted_reason
 }
 
 /*
- * Subscribers run with preemption disabled: one that sleeps is a bug the
- * kernel reports, never a PID 1 held in its write.
+ * Subscribers run with preemption disabled, so that one that sleeps, and
+ * would hold init in its write, is reported the first time it runs.
  */
-static int user_booted_tell(struct notifier_block *nb, struct raw_notifier_head *chain,
-			    enum user_booted_reason reason)
+static int user_booted_tell_chain(struct raw_notifier_head *chain,
+				  enum user_booted_reason reason)
 {
 	int ret;
 
 	preempt_disable();
-	ret = nb ? nb->notifier_call(nb, reason, NULL) :
-		   raw_notifier_call_chain(chain, reason, NULL);
+	ret = raw_notifier_call_chain(chain, reason, NULL);
 	preempt_enable();
 	return ret;
+}
+
+static void user_booted_tell_one(struct notifier_block *nb, enum user_booted_reason reason)
+{
+	preempt_disable();
+	nb->notifier_call(nb, reason, NULL);
+	preempt_enable();
 }
 
 /* End userspace boot, once: tell the subscribers, log, wake pollers. */
@@ -83,7 +89,7 @@ static void user_booted_end(struct user_booted_state *s, enum user_booted_reason
 	s->reason = reason;
 	cancel_delayed_work(&s->timeout_work);	/* a running one finds s->reason */
 	/* NOTIFY_STOP would hide the event from the rest: not allowed. */
-	WARN_ONCE(user_booted_tell(NULL, &s->chain, reason) & NOTIFY_STOP_MASK,
+	WARN_ONCE(user_booted_tell_chain(&s->chain, reason) & NOTIFY_STOP_MASK,
 		  "user_booted: a subscriber returned NOTIFY_STOP\n");
 	RAW_INIT_NOTIFIER_HEAD(&s->chain);	/* told: nothing is kept */
 	smp_store_release(&s->booted, true);	/* pairs with user_booted() */
@@ -151,7 +157,7 @@ VISIBLE_IF_KUNIT int user_booted_state_add(struct user_booted_state *s,
 		ret = raw_notifier_chain_register(&s->chain, nb);
 	mutex_unlock(&s->lock);
 	if (late && !defer)
-		user_booted_tell(nb, NULL, late);
+		user_booted_tell_one(nb, late);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_state_add);
@@ -184,9 +190,11 @@ EXPORT_SYMBOL_GPL(user_booted_report_expected);
  * user_booted_register_notifier() - be told when userspace boot ends
  * @nb: its callback gets an &enum user_booted_reason (for messages) as @action
  *
- * Called once, with preemption disabled: @nb must not sleep (queue work for
- * anything more), since the task that ended boot, init in its write, waits
- * for it.  While userspace boots @nb is added and called when boot ends, one
+ * Process context, may sleep.  @nb's callback is called once, with
+ * preemption disabled, and must not sleep (it queues work for anything
+ * more): the task that ended boot, init in its write, waits for it.  A
+ * callback that sleeps is reported ("scheduling while atomic").  While
+ * userspace boots @nb is added and called when boot ends, one
  * subscriber at a time under the core's mutex (when a sleep ends boot, also
  * under system_transition_mutex and the PM chain's rwsem).  Once boot has
  * ended @nb is called at once from the registering task, without that
@@ -220,7 +228,7 @@ EXPORT_SYMBOL_GPL(user_booted_unregister_notifier);
 
 /**
  * user_booted_defer() - hold back end-of-boot cleanup while userspace boots
- * @nb: notifier to call when userspace boot ends, which must not sleep
+ * @nb: notifier to call when userspace boot ends; its callback must not sleep
  *
  * For cleanup on a subsystem's own timer: call it when the timer expires; if
  * true, clean up from work that @nb's callback queues: never earlier than

@@ -319,8 +319,9 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 		echo "# $b: $(kv "$b" analyze | head -n 1)"
 		reported "$b"
 		check "$b: /etc/sysctl.d setting kernel.user_booted_timeout: systemd-sysctl not failed, system running, the timeout still 120" \
-			"systemd-sysctl $(kv "$b" sysctlsvc.ActiveState)/$(kv "$b" sysctlsvc.Result); system $(kv "$b" system); timeout $(kv "$b" timeout)" \
-			test "$(kv "$b" sysctlsvc.ActiveState)" = active -a "$(kv "$b" sysctlsvc.Result)" = success \
+			"file: $(kv "$b" sysctld); systemd-sysctl $(kv "$b" sysctlsvc.ActiveState)/$(kv "$b" sysctlsvc.Result); system $(kv "$b" system); timeout $(kv "$b" timeout)" \
+			test "$(kv "$b" sysctld)" = "kernel.user_booted_timeout = 300" \
+			-a "$(kv "$b" sysctlsvc.ActiveState)" = active -a "$(kv "$b" sysctlsvc.Result)" = success \
 			-a "$(kv "$b" system)" = running -a "$(kv "$b" timeout)" = 120
 		# The order, from PID 1's timestamps: the service forked after
 		# the probe's job (Before=) and utmp-runlevel's had ended.

@@ -13,6 +13,7 @@
 
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/klog.h>
 #include <sys/syscall.h>
@@ -188,9 +189,21 @@ TEST_F(booted, rewriting_1_is_a_no_op)
 
 TEST_F(booted, writes_are_refused) { check_refused(_metadata); }
 
+/* As kstrtobool(): 1, 0, or -1 for a value the kernel ignores. */
+static int parse_bool(const char *s)
+{
+	if (s[0] && strchr("yY1", s[0]))
+		return 1;
+	if (s[0] && strchr("nN0", s[0]))
+		return 0;
+	if (s[0] == 'o' || s[0] == 'O')
+		return s[1] == 'n' || s[1] == 'N' ? 1 : s[1] == 'f' || s[1] == 'F' ? 0 : -1;
+	return -1;
+}
+
 /*
- * The last user_booted_reported on the command line, read as kstrtobool()
- * does: 1 or 0; -1 if there is none (the kernel's config then decides).
+ * The last user_booted_reported on the command line that the kernel took:
+ * 1 or 0; -1 if none (the kernel's config then decides).
  */
 static int cmdline_reported(void)
 {
@@ -202,8 +215,9 @@ static int cmdline_reported(void)
 	while (f && fscanf(f, "%255s", tok) == 1) {
 		if (!strcmp(tok, "user_booted_reported"))
 			said = 1;
-		else if (!strncmp(tok, "user_booted_reported=", len))
-			said = !strchr("nN0", tok[len]) && strncasecmp(tok + len, "of", 2);
+		else if (!strncmp(tok, "user_booted_reported=", len) &&
+			 parse_bool(tok + len) >= 0)
+			said = parse_bool(tok + len);
 	}
 	if (f)
 		fclose(f);
