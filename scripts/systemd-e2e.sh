@@ -314,7 +314,9 @@ for suite in ${E2E_SUITES:-bookworm sid}; do
 	# An admin's /etc/sysctl.d line for the read-only timeout (a boot
 	# parameter): systemd-sysctl's write gets EACCES, which it ignores.
 	printf 'kernel.user_booted_timeout = 300\n' >"$out/50-user-booted-e2e.conf"
-	if PREP="write $out/50-user-booted-e2e.conf /etc/sysctl.d/50-user-booted-e2e.conf" \
+	# (sid's image has no /etc/sysctl.d: made first; bookworm's has one.)
+	if PREP="mkdir /etc/sysctl.d
+write $out/50-user-booted-e2e.conf /etc/sysctl.d/50-user-booted-e2e.conf" \
 		boot "$b" "$images/enabled.ext4" "user_booted_reported"; then
 		echo "# $b: $(kv "$b" analyze | head -n 1)"
 		reported "$b"
