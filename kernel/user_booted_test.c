@@ -33,7 +33,7 @@ static int counting_call(struct notifier_block *nb, unsigned long reason, void *
 	c->booted_seen = READ_ONCE(c->s->booted);
 	/* Told with preemption disabled: a sleeping subscriber is caught. */
 	c->atomic_seen = !IS_ENABLED(CONFIG_PREEMPT_COUNT) || !preemptible();
-	udelay(10);		/* widens the racers' window */
+	udelay(5);		/* widens the racers' window */
 	return NOTIFY_OK;
 }
 
