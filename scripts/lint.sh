@@ -235,13 +235,14 @@ w1_sparse() {
 		ok "# SKIP W=1 C=2$on: a build is running in $obj"
 	else
 		# Every kernel object of a C file the series adds or changes that
-		# this configuration builds (its object is there), and RCU's
-		# other users of kernel/rcu/rcu.h, which the series changes.
+		# this configuration builds (its object is there), RCU's other
+		# users of kernel/rcu/rcu.h, which the series changes, and the
+		# unit that #includes kernel/sched/isolation.c (7.3's hook).
 		objs=()
 		while read -r f; do
 			[ -e "$obj/${f%.c}.o" ] && objs+=("${f%.c}.o")
 		done < <(git -C "$tree" diff --name-only base series -- '*.c' ':!tools/' ':!scripts/')
-		for o in kernel/rcu/tree.o kernel/rcu/srcutree.o; do
+		for o in kernel/rcu/tree.o kernel/rcu/srcutree.o kernel/sched/build_utility.o; do
 			[ -e "$obj/$o" ] && ! grep -qxF "$o" < <(printf '%s\n' "${objs[@]}") && objs+=("$o")
 		done
 		if [ ${#objs[@]} -eq 0 ]; then
