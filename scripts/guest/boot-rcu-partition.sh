@@ -1,5 +1,4 @@
 # append: user_booted_reported user_booted_timeout=600
-# flavour: qemu
 # A cpuset partition that isolates a CPU while userspace boots ends RCU's
 # boot mode then: stock sends isolated CPUs no boot-time expedited IPIs
 # after init launch.  CPU 1 runs a busy task; synchronize_rcu() comes from
