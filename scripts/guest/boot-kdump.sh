@@ -14,7 +14,6 @@
 check "a kdump kernel: the kernel looked for the crashed one's ELF header, found none" \
 	sh -c "dmesg | grep -q 'vmcore: not initialized' && [ ! -e /proc/vmcore ]"
 check "userspace boot ended at init launch" [ "$(cat $sysctl_path)" = 1 ]
-[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs
 ev=$(grep "user_booted: reason=" $tracefs/trace)
 echo "# $ev"
 check "the event: reason unreported" \

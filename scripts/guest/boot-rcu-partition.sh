@@ -10,7 +10,6 @@
 . /ub/lib.sh
 . /ub/boot-rcu-lib.sh
 cg=/sys/fs/cgroup
-[ -d $tracefs/events ] || mount -t tracefs nodev $tracefs
 echo 'p:h1/exp_ipi rcu_exp_handler' >> $tracefs/kprobe_events
 echo 'p:h1/exp_call synchronize_rcu_expedited' >> $tracefs/kprobe_events
 echo 1 > $tracefs/events/h1/enable
