@@ -13,6 +13,7 @@
 #include <linux/export.h>
 #include <linux/ktime.h>
 #include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/suspend.h>
 #include <kunit/visibility.h>
@@ -57,25 +58,27 @@ static void user_booted_log(struct user_booted_state *s, enum user_booted_reason
 }
 
 /*
- * Subscribers run with preemption disabled, so that one that sleeps, and
- * would hold init in its write, is reported the first time it runs.
+ * Subscribers are told in an RCU read-side critical section, as an atomic
+ * notifier chain tells its own: one that sleeps, holding init in its
+ * write, is reported the first time it runs (PREEMPT_RT's sleeping
+ * spinlocks stay allowed).
  */
 static int user_booted_tell_chain(struct raw_notifier_head *chain,
 				  enum user_booted_reason reason)
 {
 	int ret;
 
-	preempt_disable();
+	rcu_read_lock();
 	ret = raw_notifier_call_chain(chain, reason, NULL);
-	preempt_enable();
+	rcu_read_unlock();
 	return ret;
 }
 
 static void user_booted_tell_one(struct notifier_block *nb, enum user_booted_reason reason)
 {
-	preempt_disable();
+	rcu_read_lock();
 	nb->notifier_call(nb, reason, NULL);
-	preempt_enable();
+	rcu_read_unlock();
 }
 
 /* End userspace boot, once: tell the subscribers, log, wake pollers. */
@@ -190,10 +193,11 @@ EXPORT_SYMBOL_GPL(user_booted_report_expected);
  * user_booted_register_notifier() - be told when userspace boot ends
  * @nb: its callback gets an &enum user_booted_reason (for messages) as @action
  *
- * Process context, may sleep.  @nb's callback is called once, with
- * preemption disabled, and must not sleep (it queues work for anything
- * more): the task that ended boot, init in its write, waits for it.  A
- * callback that sleeps is reported ("scheduling while atomic").  While
+ * Process context, may sleep.  @nb's callback is called once, in an RCU
+ * read-side critical section as an atomic notifier's is, and must not
+ * block (it queues work for anything more): the task that ended boot,
+ * init in its write, waits for it.  A callback that sleeps is reported
+ * the first time it runs.  While
  * userspace boots @nb is added and called when boot ends, one
  * subscriber at a time under the core's mutex (when a sleep ends boot, also
  * under system_transition_mutex and the PM chain's rwsem).  Once boot has

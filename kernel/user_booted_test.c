@@ -9,6 +9,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/rcupdate.h>
 #include <linux/user_booted.h>
 
 #include "user_booted_internal.h"
@@ -21,7 +22,7 @@ struct counting_nb {
 	atomic_t calls;
 	unsigned long reason;
 	bool booted_seen;	/* user_booted() of its instance, while told */
-	bool atomic_seen;	/* preemption disabled, while told */
+	bool reader_seen;	/* in an RCU reader, while told */
 };
 
 static int counting_call(struct notifier_block *nb, unsigned long reason, void *data)
@@ -31,8 +32,9 @@ static int counting_call(struct notifier_block *nb, unsigned long reason, void *
 	atomic_inc(&c->calls);
 	c->reason = reason;
 	c->booted_seen = READ_ONCE(c->s->booted);
-	/* Told with preemption disabled: a sleeping subscriber is caught. */
-	c->atomic_seen = !IS_ENABLED(CONFIG_PREEMPT_COUNT) || !preemptible();
+	/* Told in an RCU reader: a sleeping subscriber is reported. */
+	c->reader_seen = IS_ENABLED(CONFIG_PREEMPT_RCU) ? rcu_preempt_depth() > 0 :
+			 !IS_ENABLED(CONFIG_PREEMPT_COUNT) || !preemptible();
 	udelay(5);		/* widens the racers' window */
 	return NOTIFY_OK;
 }
@@ -76,7 +78,7 @@ static void expect_told(struct kunit *test, struct counting_nb *c, unsigned long
 {
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 1);
 	KUNIT_EXPECT_EQ(test, c->reason, reason);
-	KUNIT_EXPECT_TRUE(test, c->atomic_seen);
+	KUNIT_EXPECT_TRUE(test, c->reader_seen);
 }
 
 /* No report expected: boot ends at launch, as on a kernel without this. */
