@@ -707,6 +707,39 @@ def plot_hist(path, rows, arms, metric, xlabel, title, logx=False, labels=None):
     return True
 
 
+def plot_strip(path, rows, arms, metric, xlabel, title):
+    """Every boot's value of @metric, one row of dots per arm, with the
+    median and its 95% CI: the spread a verdict rests on.  SVG, the same
+    bytes from the same CSV (no date, fixed ids)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams["svg.hashsalt"] = "user_booted"
+    data = [(a, values(rows, a, metric)) for a in arms]
+    data = [(a, v) for a, v in data if len(v)]
+    if not data:
+        return False
+    fig, ax = plt.subplots(figsize=(8, 0.55 * len(data) + 1.4))
+    for i, (a, v) in enumerate(data):
+        # A fixed jitter per boot (its rank), so that equal values stay visible.
+        jit = (np.argsort(np.argsort(v)) % 5 - 2) * 0.06
+        ax.plot(v, i + jit, "o", ms=4, alpha=0.7, color="C%d" % (i % 10))
+        med, lo, hi, _ = median_ci(v)
+        ax.plot([med, med], [i - 0.3, i + 0.3], color="k", lw=1.5)
+        if not math.isnan(lo):
+            ax.plot([lo, hi], [i - 0.35, i - 0.35], color="k", lw=1)
+    ax.set_yticks(range(len(data)))
+    ax.set_yticklabels(["%s (n=%d)" % (a, len(v)) for a, v in data])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title + "\n(dot: a boot; bar: median; line below: its 95% CI)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return True
+
+
 def plot_sequence(path, tables):
     """Each boot's value against its position in the run: drift, order effects."""
     import matplotlib

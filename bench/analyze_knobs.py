@@ -61,6 +61,12 @@ def relabel_prereg(pre, pairs):
 # The metrics shown per arm of a family (name, unit, what).
 METRICS = {"i262": [m for m in S.FAM_METRICS if m[0] not in ("after_exp", "after_ipi")], "lazy": S.LAZY_METRICS,
            "a262": S.W14_METRICS, "a252": S.W14_METRICS, "z262": S.Z14_METRICS}
+# Workload 16 (seeded): workload 14's, default.target, and when the RNG was
+# seeded and init launched (the kernel's timestamps; the validity check).
+for _f in S.SEEDED:
+    METRICS[_f] = S.W14_METRICS + (("default_target_s", "s", "default.target reached (after init launch)"),
+                                   ("crng_s", "s", "kernel: crng init done"),
+                                   ("init_s", "s", "kernel: init launched"))
 
 
 def cmd_report(out, prereg):
@@ -111,6 +117,12 @@ def cmd_report(out, prereg):
     else:
         _, summary, table = A.paired_targets(pre, tables, None)
     L.extend(A.summary_lines(summary) + A.targets_lines(pre, table))
+    # Registered plots: each primary target's per-boot values, per arm.
+    for pl in pre.get("plots", []):
+        name = "%s-%s.svg" % (pl["table"], pl["metric"])
+        if A.plot_strip(os.path.join(out, name), tables.get(pl["table"], []), pl["arms"], pl["metric"],
+                        pl["xlabel"], "%s: %s" % (pl["table"], pl["xlabel"])):
+            w("![%s: %s per boot and arm](%s)\n" % (pl["table"], pl["metric"], name))
     pw = pre.get("power")
     if pw:  # the registered size statement for an unpowered target
         w("## Boots a %g%% effect would need (registered)\n" % (100 * pw["rel"]))

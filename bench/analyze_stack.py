@@ -279,6 +279,26 @@ def parse_w14(path):
     return row
 
 
+# Workload 16's families: workload 14's, the guest's RNG seeded (bench/run.sh SEEDED).
+SEEDED = ("r262", "r252")
+PRINTK_TS = re.compile(r"^\[\s*(\d+\.\d+)\] (.*)")
+
+
+def crng_and_init(path):
+    """The kernel's own timestamps (s) of "random: crng init done" and of
+    "Run ... as init process" in one boot's console log; None where absent."""
+    crng = init = None
+    for line in A.console_lines(path):
+        m = PRINTK_TS.match(line)
+        if not m:
+            continue
+        if crng is None and m.group(2).startswith("random: crng init done"):
+            crng = float(m.group(1))
+        elif init is None and m.group(2).startswith("Run ") and m.group(2).endswith(" as init process"):
+            init = float(m.group(1))
+    return crng, init
+
+
 def cmd_parse(works, out):
     os.makedirs(out, exist_ok=True)
     runs, setup, where = [], [], {}
@@ -290,7 +310,7 @@ def cmd_parse(works, out):
             runs.append(r)
         tag = "" if len(works) == 1 else os.path.basename(os.path.normpath(work)) + "."
         setup += [tag + l for l in open(os.path.join(work, "setup.txt"))]
-    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot", "a262", "a252", "z262")}
+    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot", "a262", "a252", "z262") + SEEDED}
     callers, lazy_funcs = [], []
     for r in runs:
         if r["status"] != "ok":
@@ -301,13 +321,21 @@ def cmd_parse(works, out):
         log = r["log"]
         base = {"seq": int(r["seq"]), "round": r["round"], "arm": arm,
                 "host_other_cpus": r.get("host_other_cpus", ""), "wall_s": r["wall_s"]}
-        if family in ("a262", "a252", "z262"):
+        if family in ("a262", "a252", "z262") + SEEDED:
             row = parse_w14(log)
             row.pop("_lazy_funcs", None)
             # Every window present, nothing lost in the trace buffer.
             if "startup_s" not in row or "m_s" not in row or row.get("ev_lost", 1) or row.get("gp_lost", 0):
                 r["status"] = "unparsed"
                 continue
+            if family in SEEDED:
+                # Valid only if the RNG was seeded before init launch: then
+                # no window can end on the entropy pool.
+                crng, init = crng_and_init(log)
+                if crng is None or init is None or crng >= init:
+                    r["status"] = "unseeded"
+                    continue
+                row["crng_s"], row["init_s"] = crng, init
             tables[family].append({**base, **row})
             continue
         if family == "iboot":

@@ -69,6 +69,12 @@
 #                 rcu_nocbs=all: stock, reported, nolazy
 #                 (rcutree.enable_rcu_lazy=0: the batching metric's
 #                 positive control) (bench/prereg-arms.json)
+#   r262:ARM, r252:ARM  workload 16 (issue 62), workload 14's families with
+#                 the guest's RNG seeded (qemu-run.sh -r: RDRAND in QEMU's CPU model,
+#                 which the kernel trusts by default) so that no window ends
+#                 on the entropy pool: ARM stock, reported, favordynmods,
+#                 fdmreported (cgroup_favordynmods=1 and the series), finish
+#                 (bench/prereg-seeded.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -124,6 +130,8 @@ elif [ "$BOOTS" -ge 8 ] && [ "$WORKLOADS" = 14 ]; then  # its registration's siz
 	OUT=${BENCH_OUT:-$TOP/bench/results-arms}
 elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 15 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-cost}
+elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 16 ]; then  # its registration's size
+	OUT=${BENCH_OUT:-$TOP/bench/results-seeded}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -163,9 +171,15 @@ declare -A ARM=([stock]="" [reported]="user_booted_reported"
 	[cleared]="rcupdate.rcu_expedited=1 systemd.wants=bench-knobs.service"
 	[fdm]="user_booted_reported cgroup_favordynmods=1"
 	[favordynmods]="cgroup_favordynmods=1"
+	[fdmreported]="cgroup_favordynmods=1 user_booted_reported"
 	[finish]="rcupdate.rcu_expedited=1 systemd.wants=bench-finish.service"
 	[nolazy]="rcutree.enable_rcu_lazy=0")
 ICOUNT="-icount shift=0,sleep=off"
+# The families booted with the guest's RNG seeded (qemu-run.sh -r: RDRAND
+# in the CPU model the studies use, qemu64; issue 62).  Without it
+# systemd-random-seed.service waits for the entropy pool and startup ends
+# when the pool is ready.
+SEEDED_FAMILIES="r262 r252"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
@@ -208,6 +222,10 @@ for a in stock favordynmods finish expedited reported; do
 	for f in a262 a252; do APPEND[$f:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
 done
 for a in stock reported nolazy; do APPEND[z262:$a]="$RAM6 $Z14TRACE bench.w14=$W14 ${ARM[$a]}"; done
+# Workload 16: workload 14's trace and windows, seeded.
+for a in stock reported favordynmods fdmreported finish; do
+	for f in r262 r252; do APPEND[$f:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
+done
 # Workload 11: each arm's image is in IMAGE_OF (boot()).
 APPEND[n257:stock]=$RAM6
 APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
@@ -219,9 +237,9 @@ declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiti
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900
-	[a262]=900 [a252]=900 [z262]=900)
+	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -247,13 +265,18 @@ for w in $WORKLOADS; do
 		for a in stock favordynmods finish expedited reported; do kinds+=("$f:$a"); done
 	   done
 	   kinds+=(z262:stock z262:reported z262:nolazy) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15" ;;
+	16) for f in r262 r252; do
+		for a in stock reported favordynmods fdmreported finish; do kinds+=("$f:$a"); done
+	   done ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
 # Workload 14's pilot sets its registration's margins: a study run needs it.
 [ "$WORKLOADS" != 14 ] || [ "$BOOTS" -lt 8 ] || ! grep -q '"status": "DRAFT' "$TOP/bench/prereg-arms.json" ||
 	die "workload 14 is not registered yet (bench/prereg-arms.json is a draft): a pilot runs with BOOTS < 8"
+[ "$WORKLOADS" != 16 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-seeded.json)" ] ||
+	die "workload 16 is not registered yet (bench/prereg-seeded.json is not committed): a pilot runs with BOOTS < 20"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -345,7 +368,7 @@ pack() {
 }
 # --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy c262 a262 z262" ;; *) fams="s252 i252 c252 a252" ;; esac
+	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -397,6 +420,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 13 ] && prereg=bench/prereg-headline.json
 	[ "$WORKLOADS" = 14 ] && prereg=bench/prereg-arms.json
 	[ "$WORKLOADS" = 15 ] && prereg=bench/prereg-plugin-cost.json
+	[ "$WORKLOADS" = 16 ] && prereg=bench/prereg-seeded.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
@@ -430,6 +454,7 @@ if [ ! -f "$setup" ]; then
 	done
 	[ ! -f "$WORK/stack-sid.ext4" ] && [ ! -f "$WORK/stack-bookworm.ext4" ] ||
 		note systemd_version "$(grep '^systemd_version_' "$setup" | sed 's/^systemd_version_\([a-z]*\): /\1 /' | paste -sd ';' | sed 's/;/; /g')"
+	note qemu_seeded "scripts/qemu-run.sh -r, under TCG -cpu qemu64,+rdrand (kinds of $SEEDED_FAMILIES: the guest's RNG seeded at boot)"
 	note qemu_icount "$ICOUNT -rtc base=2026-01-01T00:00:00 + ROUND hours,clock=vm (kinds of $DETERMINISTIC; JOBS=${JOBS:-1} at a time)"
 	if [ -f "$WORK/n257-stock.ext4" ]; then
 		note systemd_version_trixie "$(systemd_version trixie)"
@@ -479,11 +504,11 @@ boot() {
 	if [ "$family" = systemd ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
-	elif [[ $family == i262 || $family == lazy || $family == c262 || $family == a262 || $family == z262 ]]; then
+	elif [[ $family == i262 || $family == lazy || $family == c262 || $family == a262 || $family == z262 || $family == r262 ]]; then
 		args=(-i "$WORK/stack-sid.cpio")
 	elif [ -n "${IMAGE_OF[$kind]:-}" ]; then
 		args=(-i "$WORK/${IMAGE_OF[$kind]}.cpio")
-	elif [[ $family == i252 || $family == c252 || $family == a252 ]]; then
+	elif [[ $family == i252 || $family == c252 || $family == a252 || $family == r252 ]]; then
 		args=(-i "$WORK/stack-bookworm.cpio")
 	elif [[ $family == s262 ]]; then
 		cp --sparse=always "$WORK/stack-sid.ext4" "$disk"
@@ -494,6 +519,7 @@ boot() {
 	else
 		args=(-i "$WORK/initramfs.cpio.gz")
 	fi
+	[[ " $SEEDED_FAMILIES " == *" $family "* ]] && args+=(-r)
 	t0=$(date +%s.%N)
 	busy0=$(host_busy)
 	TIMEFORMAT='%R %U %S'
@@ -584,6 +610,8 @@ elif [ "$WORKLOADS" = 11 ]; then
 	$PY "$TOP/bench/analyze_native.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 14 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-arms.json" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 16 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-seeded.json" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"

@@ -2,7 +2,7 @@
 # Boot a kernel under QEMU and turn what the guest says into an exit status.
 #
 #   qemu-run.sh [-k KERNEL] [-i INITRD] [-d DISK] [-a APPEND] [-s SMP]
-#               [-t TIMEOUT] [-l LOG] [-x QEMU_ARGS]
+#               [-t TIMEOUT] [-l LOG] [-x QEMU_ARGS] [-r]
 #
 # The guest ends its console output with "UB-VERDICT: pass" or
 # "UB-VERDICT: fail".  ub.disk=MB in APPEND attaches a fresh raw disk of that
@@ -14,16 +14,21 @@
 # hung, printed a kernel warning or gave no verdict.  KVM is used when a probe
 # shows it works, TCG otherwise.  SMP defaults to 2.
 # QEMU_ARGS: more QEMU options, split at spaces (make bench's deterministic
-# mode: "-icount shift=0,sleep=off").
+# mode: "-icount shift=0,sleep=off").  -r seeds the guest's RNG at boot:
+# under TCG, QEMU's default CPU model (qemu64) with RDRAND, which the kernel
+# trusts by default (random.trust_cpu), so that nothing in the guest waits
+# for the entropy pool (systemd-random-seed.service does); not -cpu max,
+# which changes the guest's code paths under TCG.  KVM's -cpu host passes
+# the host's RDRAND as it is.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel=$BUILD/bzImage initrd= disk= append= smp=${SMP:-2} timeout=300 log= extra=
-while getopts k:i:d:a:s:t:l:x: opt; do
+kernel=$BUILD/bzImage initrd= disk= append= smp=${SMP:-2} timeout=300 log= extra= seed=0
+while getopts k:i:d:a:s:t:l:x:r opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; i) initrd=$OPTARG ;; d) disk=$OPTARG ;;
 	a) append=$OPTARG ;; s) smp=$OPTARG ;; t) timeout=$OPTARG ;; l) log=$OPTARG ;;
-	x) extra=$OPTARG ;;
+	x) extra=$OPTARG ;; r) seed=1 ;;
 	*) die "usage: see the top of $0" ;;
 	esac
 done
@@ -71,6 +76,7 @@ args=(-accel "$acc" -smp "$smp" -m 1G -nodefaults -no-reboot -display none
       -serial stdio -kernel "$kernel"
       -append "console=ttyS0 panic=-1 oops=panic ub.smp=$smp $append")
 [ "$acc" = kvm ] && args+=(-cpu host)
+[ "$acc" = tcg ] && [ "$seed" = 1 ] && args+=(-cpu qemu64,+rdrand)
 [ -n "$initrd" ] && args+=(-initrd "$initrd")
 [ -n "$disk" ] && args+=(-drive "file=$disk,format=raw,if=virtio,cache=unsafe")
 # shellcheck disable=SC2206 # split on purpose
