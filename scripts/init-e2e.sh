@@ -300,7 +300,8 @@ run() {
 		while [ ! -e "$CPU_FREE_FILE" ]; do sleep 20; done
 	fi
 	t0=$SECONDS
-	bash "$TOP/scripts/qemu-run.sh" -d "$img" -t "${INIT_E2E_TIMEOUT:-450}" -l "$log" \
+	# -r: the guest's RNG seeded at boot (nothing waits for entropy).
+	bash "$TOP/scripts/qemu-run.sh" -r -d "$img" -t "${INIT_E2E_TIMEOUT:-450}" -l "$log" \
 		-a "root=/dev/vda rw user_booted_reported user_booted_timeout=300 trace_event=sched:sched_process_exec" \
 		2>"$log.qemu" || rc=$?
 	rm -f "$img"

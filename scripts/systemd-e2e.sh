@@ -125,7 +125,9 @@ boot() {
 	# boot's own checks fail without the change.
 	[ -z "${PREP:-}" ] || printf '%s\n' "$PREP" | debugfs -w -f - "$out/$suite-disk.ext4" >"$log.prep" 2>&1
 	# TIMEOUT: seconds for the whole run (two boots: the kexec case).
-	bash "$TOP/scripts/qemu-run.sh" -d "$out/$suite-disk.ext4" ${INITRD:+-i "$INITRD"} -t "${TIMEOUT:-150}" -l "$log" \
+	# -r: the guest's RNG seeded at boot, so that startup does not end when
+	# the entropy pool is ready (systemd-random-seed.service waits for it).
+	bash "$TOP/scripts/qemu-run.sh" -r -d "$out/$suite-disk.ext4" ${INITRD:+-i "$INITRD"} -t "${TIMEOUT:-150}" -l "$log" \
 		-a "root=/dev/vda rw systemd.wants=user-booted-e2e.service $EXECTRACE $3" 2>"$log.qemu" || rc=$?
 	tr -d '\r' <"$log" | sed -n '/E2E| BEGIN/,/E2E| END/s/^.*E2E| //p' >"$out/$b.kv"
 	check "$b: systemd booted, the probe reported and powered off" "log: ${log#"$TOP"/}; $(head -n 1 "$log.qemu")" \
