@@ -120,6 +120,15 @@ boot() {
 			mv "$log" "$log.int3"
 			continue
 		fi
+		# A boot whose own tracing failed to set up (the guest says so:
+		# boot-rcu-report.sh's boot-time kprobe without its events
+		# directory): retried once, and listed.
+		if [ $rc -ne 0 ] && [ $try -eq 1 ] && grep -q 'UB-BOOT-FAULT: ' "$log"; then
+			echo "$name: $(grep -m 1 -o 'UB-BOOT-FAULT: .*' "$log" | tr -d '\r' | cut -d' ' -f2-); first try: $log.fault" |
+				tee -a "$LOGS/retries" >&2
+			mv "$log" "$log.fault"
+			continue
+		fi
 		# A hang before init ran, with no kernel warning: one kunit boot in
 		# about 80 beside busy loops stopped in the initcalls, at the
 		# clocksource switch, where the series has only parsed its

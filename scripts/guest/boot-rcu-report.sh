@@ -23,11 +23,14 @@ for e in $probes; do
 	[ "$(cat $f 2>/dev/null)" = 1 ] && continue
 	echo "# gpwait/$e not enabled at boot (enable: $(cat $f 2>&1)); kprobe_events:"
 	sed 's/^/#   /' $T/kprobe_events
-	# Once its events directory was missing too: define the probe again.
+	# Its events directory missing too (twice, the debug kernel beside
+	# other load: the probe listed and enabled, so it can be neither
+	# deleted, EBUSY, nor defined again, EEXIST): the boot's tracing is
+	# broken, not the code under test.  make test retries such a boot once
+	# (scripts/test.sh) and lists it.
 	if [ ! -e $f ]; then
-		def=$(grep ":gpwait/$e " $T/kprobe_events)
-		echo "-:gpwait/$e" >> $T/kprobe_events
-		echo "$def" >> $T/kprobe_events
+		echo "UB-BOOT-FAULT: boot-time kprobe event gpwait/$e has no events directory"
+		continue
 	fi
 	echo 1 > $f
 done
