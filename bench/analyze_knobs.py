@@ -65,6 +65,7 @@ METRICS = {"i262": [m for m in S.FAM_METRICS if m[0] not in ("after_exp", "after
 # seeded and init launched (the kernel's timestamps; the validity check).
 for _f in S.SEEDED:
     METRICS[_f] = S.W14_METRICS + (("default_target_s", "s", "default.target reached (after init launch)"),
+                                   ("ipi_per_exp", "", "IPIs per expedited grace period in userspace boot"),
                                    ("crng_s", "s", "kernel: crng init done"),
                                    ("init_s", "s", "kernel: init launched"))
 

@@ -279,8 +279,9 @@ def parse_w14(path):
     return row
 
 
-# Workload 16's families: workload 14's, the guest's RNG seeded (bench/run.sh SEEDED).
-SEEDED = ("r262", "r252")
+# Workloads 16 and 17: workload 14's families, the guest's RNG seeded
+# (bench/run.sh SEEDED_FAMILIES); e262 on 8 vCPUs.
+SEEDED = ("r262", "r252", "e262")
 PRINTK_TS = re.compile(r"^\[\s*(\d+\.\d+)\] (.*)")
 
 
@@ -336,6 +337,9 @@ def cmd_parse(works, out):
                     r["status"] = "unseeded"
                     continue
                 row["crng_s"], row["init_s"] = crng, init
+                # IPIs per expedited grace period in userspace boot: what
+                # the CPU count multiplies.
+                row["ipi_per_exp"] = round(row["ipi_boot"] / row["exp_boot"], 3) if row["exp_boot"] else ""
             tables[family].append({**base, **row})
             continue
         if family == "iboot":

@@ -75,6 +75,9 @@
 #                 on the entropy pool: ARM stock, reported, favordynmods,
 #                 fdmreported (cgroup_favordynmods=1 and the series), finish
 #                 (bench/prereg-seeded.json)
+#   e262:ARM      workload 17 (issue 62), r262 on 8 vCPUs (qemu-run.sh -s 8),
+#                 for the counts only: ARM stock, reported, favordynmods
+#                 (bench/prereg-8cpu.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -132,6 +135,8 @@ elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 15 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-cost}
 elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 16 ]; then  # its registration's size
 	OUT=${BENCH_OUT:-$TOP/bench/results-seeded}
+elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 17 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-8cpu}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -179,7 +184,9 @@ ICOUNT="-icount shift=0,sleep=off"
 # in the CPU model the studies use, qemu64; issue 62).  Without it
 # systemd-random-seed.service waits for the entropy pool and startup ends
 # when the pool is ready.
-SEEDED_FAMILIES="r262 r252"
+SEEDED_FAMILIES="r262 r252 e262"
+# Families booted with more vCPUs than SMP's (qemu-run.sh -s).
+declare -A VCPUS=([e262]=8)
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
@@ -226,6 +233,8 @@ for a in stock reported nolazy; do APPEND[z262:$a]="$RAM6 $Z14TRACE bench.w14=$W
 for a in stock reported favordynmods fdmreported finish; do
 	for f in r262 r252; do APPEND[$f:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
 done
+# Workload 17: the same on 8 vCPUs.
+for a in stock reported favordynmods; do APPEND[e262:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
 # Workload 11: each arm's image is in IMAGE_OF (boot()).
 APPEND[n257:stock]=$RAM6
 APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
@@ -237,9 +246,9 @@ declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiti
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900
-	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900)
+	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -268,7 +277,8 @@ for w in $WORKLOADS; do
 	16) for f in r262 r252; do
 		for a in stock reported favordynmods fdmreported finish; do kinds+=("$f:$a"); done
 	   done ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16" ;;
+	17) kinds+=(e262:stock e262:reported e262:favordynmods) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -277,6 +287,8 @@ mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
 	die "workload 14 is not registered yet (bench/prereg-arms.json is a draft): a pilot runs with BOOTS < 8"
 [ "$WORKLOADS" != 16 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-seeded.json)" ] ||
 	die "workload 16 is not registered yet (bench/prereg-seeded.json is not committed): a pilot runs with BOOTS < 20"
+[ "$WORKLOADS" != 17 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-8cpu.json)" ] ||
+	die "workload 17 is not registered yet (bench/prereg-8cpu.json is not committed): a pilot runs with BOOTS < 20"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -368,7 +380,7 @@ pack() {
 }
 # --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
+	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262 e262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -421,6 +433,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 14 ] && prereg=bench/prereg-arms.json
 	[ "$WORKLOADS" = 15 ] && prereg=bench/prereg-plugin-cost.json
 	[ "$WORKLOADS" = 16 ] && prereg=bench/prereg-seeded.json
+	[ "$WORKLOADS" = 17 ] && prereg=bench/prereg-8cpu.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
@@ -436,7 +449,7 @@ if [ ! -f "$setup" ]; then
 	note accelerator "$(cat "$BUILD/.accel" 2>/dev/null || echo 'probed at the first boot')"
 	note qemu "$(qemu-system-x86_64 --version | head -n 1)"
 	note qemu_cmdline "qemu-system-x86_64 -accel ACCEL -smp ${SMP:-2} -m 1G -nodefaults -no-reboot -display none -serial stdio -kernel bzImage -initrd initramfs.cpio.gz (workload 4: -drive file=IMAGE,format=raw,if=virtio,cache=unsafe instead of -initrd) -append 'console=ttyS0 panic=-1 oops=panic APPEND' -monitor pipe:LOG.mon (scripts/qemu-run.sh)"
-	note vcpus "${SMP:-2}"
+	note vcpus "${SMP:-2}$(for f in "${!VCPUS[@]}"; do printf '; %s: %s' "$f" "${VCPUS[$f]}"; done)"
 	note qemu_niceness "$NICE (QEMU runs under nice -n $NICE; host_other_cpus in runs.csv: CPUs used by all other processes during each boot)"
 	for k in "${kinds[@]}"; do note "append[$k]" "${APPEND[$k]}"; done
 	note host_calib "$(for _ in 1 2 3 4 5; do nice -n "$NICE" "$BUILD/guest-bin/bench_guest" calib; done | awk '
@@ -504,7 +517,7 @@ boot() {
 	if [ "$family" = systemd ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
-	elif [[ $family == i262 || $family == lazy || $family == c262 || $family == a262 || $family == z262 || $family == r262 ]]; then
+	elif [[ $family == i262 || $family == lazy || $family == c262 || $family == a262 || $family == z262 || $family == r262 || $family == e262 ]]; then
 		args=(-i "$WORK/stack-sid.cpio")
 	elif [ -n "${IMAGE_OF[$kind]:-}" ]; then
 		args=(-i "$WORK/${IMAGE_OF[$kind]}.cpio")
@@ -520,6 +533,7 @@ boot() {
 		args=(-i "$WORK/initramfs.cpio.gz")
 	fi
 	[[ " $SEEDED_FAMILIES " == *" $family "* ]] && args+=(-r)
+	[ -z "${VCPUS[$family]:-}" ] || args+=(-s "${VCPUS[$family]}")
 	t0=$(date +%s.%N)
 	busy0=$(host_busy)
 	TIMEFORMAT='%R %U %S'
@@ -612,6 +626,8 @@ elif [ "$WORKLOADS" = 14 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-arms.json" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 16 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-seeded.json" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 17 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-8cpu.json" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
