@@ -55,7 +55,8 @@ RCU_RE = re.compile(r"rcu: userspace boot \(ended: (\w+)\) waited for (\d+) RCU/
                     r"(\d+) expedited, (\d+) ms in all; init waited for (\d+), (\d+) ms")
 END_RE = re.compile(r"\[ *([0-9.]+)\] user_booted: userspace boot ended \((\w+)\) ([0-9.]+) s after "
                     r"init launch, by (.*)\[\d+\]; (?:(\d+) )?subscribers told in (\d+) us")
-INIT_RE = re.compile(r"\[ *([0-9.]+)\] Run /init as init process")
+INIT_RE = re.compile(r"\[ *([0-9.]+)\] Run \S+ as init process")
+CRNG_RE = re.compile(r"\[ *([0-9.]+)\] random: crng init done")
 PHASE_RE = re.compile(r"\[ *([0-9.]+)\] bench: phase=(\w+)")
 
 

@@ -282,20 +282,16 @@ def parse_w14(path):
 # Workloads 16 and 17: workload 14's families, the guest's RNG seeded
 # (bench/run.sh SEEDED_FAMILIES); e262 on 8 vCPUs.
 SEEDED = ("r262", "r252", "e262")
-PRINTK_TS = re.compile(r"^\[\s*(\d+\.\d+)\] (.*)")
 
 
 def crng_and_init(path):
     """The kernel's own timestamps (s) of "random: crng init done" and of
-    "Run ... as init process" in one boot's console log; None where absent."""
+    init's launch in one boot's console log; None where absent."""
     crng = init = None
     for line in A.console_lines(path):
-        m = PRINTK_TS.match(line)
-        if not m:
-            continue
-        if crng is None and m.group(2).startswith("random: crng init done"):
+        if crng is None and (m := A.CRNG_RE.search(line)):
             crng = float(m.group(1))
-        elif init is None and m.group(2).startswith("Run ") and m.group(2).endswith(" as init process"):
+        elif init is None and (m := A.INIT_RE.search(line)):
             init = float(m.group(1))
     return crng, init
 
