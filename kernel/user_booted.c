@@ -105,9 +105,16 @@ VISIBLE_IF_KUNIT void user_booted_timeout_fn(struct work_struct *work)
 {
 	struct user_booted_state *s = container_of(to_delayed_work(work),
 						   struct user_booted_state, timeout_work);
+	s64 left;
 
 	mutex_lock(&s->lock);
-	user_booted_end(s, USER_BOOTED_TIMEOUT);
+	/* jiffies can lag the clock launch_ns was read from: never end early. */
+	left = s->launch_ns + (u64)s->timeout_secs * NSEC_PER_SEC - ktime_get_ns();
+	if (!s->reason && left > 0)
+		queue_delayed_work(system_dfl_wq, &s->timeout_work,
+				   nsecs_to_jiffies(left) + 1);
+	else
+		user_booted_end(s, USER_BOOTED_TIMEOUT);
 	mutex_unlock(&s->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_timeout_fn);

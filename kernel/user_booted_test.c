@@ -9,6 +9,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/rcupdate.h>
 #include <linux/user_booted.h>
 
@@ -23,6 +24,7 @@ struct counting_nb {
 	unsigned long reason;
 	bool booted_seen;	/* user_booted() of its instance, while told */
 	bool reader_seen;	/* in an RCU reader, while told */
+	u64 told_ns;		/* ktime_get_ns() when told */
 };
 
 static int counting_call(struct notifier_block *nb, unsigned long reason, void *data)
@@ -32,6 +34,7 @@ static int counting_call(struct notifier_block *nb, unsigned long reason, void *
 	atomic_inc(&c->calls);
 	c->reason = reason;
 	c->booted_seen = READ_ONCE(c->s->booted);
+	c->told_ns = ktime_get_ns();
 	/* Told in an RCU reader: a sleeping subscriber is reported. */
 	c->reader_seen = IS_ENABLED(CONFIG_PREEMPT_RCU) ? rcu_preempt_depth() > 0 :
 			 !IS_ENABLED(CONFIG_PREEMPT_COUNT) || !preemptible();
@@ -143,11 +146,17 @@ static void timeout_ends_boot(struct kunit *test)
 	s->timeout_secs = 1;			/* as user_booted_timeout=1 */
 	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&s->timeout_work));
 	user_booted_state_launch(s);
+	/* Run early, as when jiffies lagged at launch: it waits again. */
+	cancel_delayed_work_sync(&s->timeout_work);
+	user_booted_timeout_fn(&s->timeout_work.work);
+	KUNIT_EXPECT_FALSE(test, s->booted);
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
 	/* As user_booted() reads it: pairs with the release in the end. */
 	while (!smp_load_acquire(&s->booted) && time_before(jiffies, t0 + 60 * HZ))
 		msleep(20);
 	expect_told(test, c, USER_BOOTED_TIMEOUT);
 	KUNIT_EXPECT_GE(test, jiffies - t0, HZ);	/* never early */
+	KUNIT_EXPECT_GE(test, c->told_ns - s->launch_ns, NSEC_PER_SEC);
 }
 
 /* The PM notifier's reasons: before launch a sleep ends nothing. */
@@ -208,8 +217,8 @@ static int racer_fn(void *arg)
 	/* The report and the sleep return after every subscriber was told. */
 	r->booted_on_return = smp_load_acquire(&r->s->booted);
 	user_booted_state_add(r->s, &r->c.nb, false);
-	complete(&r->done);
-	return 0;
+	/* Not complete(): the module may go once the test has seen it. */
+	kthread_complete_and_exit(&r->done, 0);
 }
 
 static void racing_ends_tell_each_subscriber_once(struct kunit *test)
@@ -225,6 +234,7 @@ static void racing_ends_tell_each_subscriber_once(struct kunit *test)
 		s = new_state(test, true);
 		early = subscribe(test, s);
 		user_booted_state_launch(s);
+		s->launch_ns -= (u64)s->timeout_secs * NSEC_PER_SEC; /* fallback due */
 		reinit_completion(&go);
 		for (i = 0; i < NR_RACERS; i++) {
 			struct task_struct *t;
