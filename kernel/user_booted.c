@@ -204,14 +204,15 @@ EXPORT_SYMBOL_GPL(user_booted_report_expected);
  * read-side critical section as an atomic notifier's is, and must not
  * block (it queues work for anything more): the task that ended boot,
  * init in its write, waits for it.  A callback that sleeps is reported
- * the first time it runs.  While
- * userspace boots @nb is added and called when boot ends, one
+ * the first time it runs.  While userspace boots @nb is added and called
+ * when boot ends, one
  * subscriber at a time under the core's mutex (when a sleep ends boot, also
  * under system_transition_mutex and the PM chain's rwsem).  Once boot has
  * ended @nb is called at once from the registering task, without that
  * mutex, possibly beside other late registrants, and is not added.  A
  * module must unregister before it is unloaded.
- * Return: 0, -EEXIST if @nb is registered, -EOPNOTSUPP without the core.
+ * Return: 0; -EEXIST if @nb is registered already (a bug: the chain warns);
+ * -EOPNOTSUPP without the core.
  */
 int user_booted_register_notifier(struct notifier_block *nb)
 {
