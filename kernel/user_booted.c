@@ -101,6 +101,13 @@ static void user_booted_end(struct user_booted_state *s, enum user_booted_reason
 	proc_sys_poll_notify(&s->poll);	/* last: pollers find the log line */
 }
 
+/* Arm the fallback to run when @ns of awake time have passed, not sooner. */
+static void user_booted_arm(struct user_booted_state *s, u64 ns)
+{
+	/* +1: nsecs_to_jiffies() rounds down, and a jiffy may have begun */
+	queue_delayed_work(system_dfl_wq, &s->timeout_work, nsecs_to_jiffies(ns) + 1);
+}
+
 VISIBLE_IF_KUNIT void user_booted_timeout_fn(struct work_struct *work)
 {
 	struct user_booted_state *s = container_of(to_delayed_work(work),
@@ -108,13 +115,15 @@ VISIBLE_IF_KUNIT void user_booted_timeout_fn(struct work_struct *work)
 	s64 left;
 
 	mutex_lock(&s->lock);
+	if (s->reason)
+		goto out;
 	/* jiffies can lag the clock launch_ns was read from: never end early. */
 	left = s->launch_ns + (u64)s->timeout_secs * NSEC_PER_SEC - ktime_get_ns();
-	if (!s->reason && left > 0)
-		queue_delayed_work(system_dfl_wq, &s->timeout_work,
-				   nsecs_to_jiffies(left) + 1);
+	if (left > 0)
+		user_booted_arm(s, left);
 	else
 		user_booted_end(s, USER_BOOTED_TIMEOUT);
+out:
 	mutex_unlock(&s->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_timeout_fn);
@@ -137,8 +146,7 @@ VISIBLE_IF_KUNIT void user_booted_state_launch(struct user_booted_state *s)
 	if (!user_booted_state_reports(s))
 		user_booted_end(s, USER_BOOTED_UNREPORTED);
 	else if (!s->reason)	/* the fallback: awake time after launch */
-		queue_delayed_work(system_dfl_wq, &s->timeout_work,
-				   secs_to_jiffies(s->timeout_secs));
+		user_booted_arm(s, (u64)s->timeout_secs * NSEC_PER_SEC);
 	mutex_unlock(&s->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(user_booted_state_launch);

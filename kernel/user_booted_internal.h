@@ -21,7 +21,8 @@
  * @lock: serialises everything below, and is held while subscribers are
  *	told, so that each is told exactly once and before the end returns
  * @chain: the subscribers; emptied once they are told
- * @timeout_work: the fallback, armed at launch if init is to report
+ * @timeout_work: the fallback, armed at launch if init is to report; it
+ *	arms itself again if it runs before launch_ns + timeout_secs
  * @poll: wakes pollers of kernel.user_booted
  * @launch_ns: ktime_get_ns() at init launch
  * @timeout_secs: the fallback's timeout; fixed before init launch

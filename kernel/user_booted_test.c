@@ -146,17 +146,29 @@ static void timeout_ends_boot(struct kunit *test)
 	s->timeout_secs = 1;			/* as user_booted_timeout=1 */
 	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&s->timeout_work));
 	user_booted_state_launch(s);
-	/* Run early, as when jiffies lagged at launch: it waits again. */
-	cancel_delayed_work_sync(&s->timeout_work);
-	user_booted_timeout_fn(&s->timeout_work.work);
-	KUNIT_EXPECT_FALSE(test, s->booted);
-	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
 	/* As user_booted() reads it: pairs with the release in the end. */
 	while (!smp_load_acquire(&s->booted) && time_before(jiffies, t0 + 60 * HZ))
 		msleep(20);
 	expect_told(test, c, USER_BOOTED_TIMEOUT);
 	KUNIT_EXPECT_GE(test, jiffies - t0, HZ);	/* never early */
 	KUNIT_EXPECT_GE(test, c->told_ns - s->launch_ns, NSEC_PER_SEC);
+}
+
+/* Run early, as when jiffies lagged at launch: it waits again, not less. */
+static void early_timeout_waits_again(struct kunit *test)
+{
+	struct user_booted_state *s = new_state(test, true);
+	struct counting_nb *c = subscribe(test, s);
+	unsigned long left;
+
+	user_booted_state_launch(s);		/* the default timeout */
+	cancel_delayed_work_sync(&s->timeout_work);
+	user_booted_timeout_fn(&s->timeout_work.work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 0);
+	KUNIT_EXPECT_FALSE(test, smp_load_acquire(&s->booted));
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
+	left = READ_ONCE(s->timeout_work.timer.expires) - jiffies;
+	KUNIT_EXPECT_GE(test, left, secs_to_jiffies(s->timeout_secs - 1));
 }
 
 /* The PM notifier's reasons: before launch a sleep ends nothing. */
@@ -234,7 +246,8 @@ static void racing_ends_tell_each_subscriber_once(struct kunit *test)
 		s = new_state(test, true);
 		early = subscribe(test, s);
 		user_booted_state_launch(s);
-		s->launch_ns -= (u64)s->timeout_secs * NSEC_PER_SEC; /* fallback due */
+		/* The fallback is due (may wrap: only differences are used). */
+		s->launch_ns -= (u64)s->timeout_secs * NSEC_PER_SEC;
 		reinit_completion(&go);
 		for (i = 0; i < NR_RACERS; i++) {
 			struct task_struct *t;
@@ -270,6 +283,7 @@ static struct kunit_case user_booted_test_cases[] = {
 	KUNIT_CASE(report_ends_boot_once),
 	KUNIT_CASE(report_before_launch_ends_boot_at_once),
 	KUNIT_CASE_SLOW(timeout_ends_boot),
+	KUNIT_CASE(early_timeout_waits_again),
 	KUNIT_CASE(sleep_ends_boot),
 	KUNIT_CASE(late_registrant_told_at_once_not_added),
 	KUNIT_CASE(racing_ends_tell_each_subscriber_once),
