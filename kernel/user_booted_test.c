@@ -165,7 +165,7 @@ static void early_timeout_waits_again(struct kunit *test)
 	cancel_delayed_work_sync(&s->timeout_work);
 	user_booted_timeout_fn(&s->timeout_work.work);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->calls), 0);
-	KUNIT_EXPECT_FALSE(test, smp_load_acquire(&s->booted));
+	KUNIT_EXPECT_FALSE(test, s->booted);
 	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&s->timeout_work));
 	left = READ_ONCE(s->timeout_work.timer.expires) - jiffies;
 	KUNIT_EXPECT_GE(test, left, secs_to_jiffies(s->timeout_secs - 1));
