@@ -213,9 +213,9 @@ EXPORT_SYMBOL_GPL(user_booted_report_expected);
  * block (it queues work for anything more): the task that ended boot,
  * init in its write, waits for it.  A callback that sleeps is reported
  * the first time it runs.  While userspace boots @nb is added and called
- * when boot ends, one
- * subscriber at a time under the core's mutex (when a sleep ends boot, also
- * under system_transition_mutex and the PM chain's rwsem).  Once boot has
+ * when boot ends, one subscriber at a time under the core's mutex (when a
+ * sleep ends boot, also under system_transition_mutex and the PM chain's
+ * rwsem).  Once boot has
  * ended @nb is called at once from the registering task, without that
  * mutex, possibly beside other late registrants, and is not added.  A
  * module must unregister before it is unloaded.
