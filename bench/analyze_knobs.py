@@ -68,6 +68,7 @@ for _f in S.SEEDED:
                                    ("ipi_per_exp", "", "IPIs per expedited grace period in userspace boot"),
                                    ("crng_s", "s", "kernel: crng init done"),
                                    ("init_s", "s", "kernel: init launched"))
+METRICS["l262"] = S.L18_METRICS
 
 
 def cmd_report(out, prereg):

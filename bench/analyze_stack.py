@@ -206,6 +206,19 @@ Z14_METRICS = (("lz_med_ms", "ms", "median callback wait in userspace boot"),
                ("q_gp", "", "quiet window: grace periods started"),
                ("q_cb_per_gp", "", "quiet window: callbacks invoked per grace period"),
                ("startup_s", "s", "userspace boot time"))
+# Workload 18's (l262): workload 14's lazy family seeded, with the CPUs'
+# exits from idle counted (wake-ups: what lazy callbacks exist to save).
+L18_METRICS = (("gp_boot", "", "normal grace periods started in userspace boot"),
+               ("wake_boot", "", "CPU wake-ups from idle in userspace boot"),
+               ("lz_med_ms", "ms", "median callback wait in userspace boot"),
+               ("lazy_queued", "", "callbacks queued in userspace boot"),
+               ("q_gp", "", "quiet window (300 s): normal grace periods started"),
+               ("q_wake", "", "quiet window (300 s): CPU wake-ups from idle"),
+               ("q_cb", "", "quiet window (300 s): callbacks invoked"),
+               ("q_cb_per_gp", "", "quiet window: callbacks invoked per grace period"),
+               ("startup_s", "s", "userspace boot time"),
+               ("crng_s", "s", "kernel: crng init done"),
+               ("init_s", "s", "kernel: init launched"))
 
 
 # Workload 14's windows after boot, each opened by the probe's trace marker
@@ -253,7 +266,10 @@ def parse_w14(path):
     def count(kind, lo, hi):
         return sum(1 for t in ev[kind] if lo <= t < hi)
 
-    for k in ("exp", "gp", "ipi", "sync"):
+    # CPUs' wake-ups where they were traced (workload 18) only: the other
+    # families' CSVs keep their columns.
+    kinds = ("exp", "gp", "ipi", "sync") + (("wake",) if ev["wake"] else ())
+    for k in kinds:
         row["%s_boot" % k] = count(k, u0, t1)
     # When boot mode ended: the finish arm's unit cleared rcu_expedited;
     # the series' report or timeout; elsewhere it ended at init launch, or
@@ -263,7 +279,7 @@ def parse_w14(path):
         end = next((t for t, r in ends if r in ("reported", "timeout")), None)
     if end is not None:
         row["lag_s"] = round(end - t1, 6)
-        for k in ("exp", "gp", "ipi"):
+        for k in ("exp", "gp", "ipi") + kinds[4:]:
             row["%s_gap" % k] = count(k, t1, end)
     waits, _ = C.gp_waits(lines)
     for p, a, b in W14_WINDOWS:
@@ -271,7 +287,7 @@ def parse_w14(path):
             continue
         lo, hi = marks[a], marks[b]
         row["%s_s" % p] = round(hi - lo, 6)
-        for k in ("exp", "gp", "ipi", "sync", "cb"):
+        for k in ("exp", "gp", "ipi", "sync", "cb") + kinds[4:]:
             row["%s_%s" % (p, k)] = count(k, lo, hi)
         row["%s_wait_ms" % p] = round(sum(w[2] for w in waits if lo <= w[1] < hi), 3)
         if row["%s_gp" % p] and ev["cb"]:  # callbacks traced (z262)
@@ -279,9 +295,9 @@ def parse_w14(path):
     return row
 
 
-# Workloads 16 and 17: workload 14's families, the guest's RNG seeded
-# (bench/run.sh SEEDED_FAMILIES); e262 on 8 vCPUs.
-SEEDED = ("r262", "r252", "e262")
+# Workloads 16 to 18: workload 14's families, the guest's RNG seeded
+# (bench/run.sh SEEDED_FAMILIES); e262 on 8 vCPUs; l262 is z262's.
+SEEDED = ("r262", "r252", "e262", "l262")
 
 
 def crng_and_init(path):

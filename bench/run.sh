@@ -78,6 +78,10 @@
 #   e262:ARM      workload 17 (issue 62), r262 on 8 vCPUs (qemu-run.sh -s 8),
 #                 for the counts only: ARM stock, reported, favordynmods
 #                 (bench/prereg-8cpu.json)
+#   l262:ARM      workload 18 (issue 62), z262 seeded, CPUs leaving idle
+#                 traced (power:cpu_idle) and a 300 s quiet window, no
+#                 churn or migrations: ARM stock, reported, nolazy
+#                 (bench/prereg-lazy.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -137,6 +141,8 @@ elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 16 ]; then  # its registration's si
 	OUT=${BENCH_OUT:-$TOP/bench/results-seeded}
 elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 17 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-8cpu}
+elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 18 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-lazy}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -168,6 +174,10 @@ LAZYTRACE="trace_clock=mono trace_buf_size=16M trace_event=user_booted:*,rcu:rcu
 # periods started.
 W14TRACE="trace_clock=mono trace_buf_size=16M trace_event=user_booted:*,cgroup:cgroup_attach_task,rcu:rcu_exp_grace_period,rcu:rcu_grace_period ${GPTRACE##* };p:count/ipi,rcu_exp_handler;p:count/expreq,synchronize_rcu_expedited,caller=\$stack0:symbol"
 Z14TRACE="trace_clock=mono trace_buf_size=32M trace_event=user_booted:*,rcu:rcu_invoke_callback,rcu:rcu_grace_period kprobe_event=p:lazy/q,call_rcu,rhp=%di:x64 rcu_nocbs=all"
+# Workload 18: Z14TRACE and every CPU's exit from idle (the wake-ups lazy
+# callbacks exist to save); its windows: 300 s quiet, no churn, no migrations.
+L18TRACE=${Z14TRACE/rcu:rcu_grace_period/rcu:rcu_grace_period,power:cpu_idle}
+W18=300,0,250,0
 SD6="root=/dev/vda rw systemd.wants=user-booted-e2e.service"
 declare -A ARM=([stock]="" [reported]="user_booted_reported"
 	[knobs]="rcupdate.rcu_expedited=1 cgroup_favordynmods=true systemd.wants=bench-knobs.service"
@@ -184,7 +194,7 @@ ICOUNT="-icount shift=0,sleep=off"
 # in the CPU model the studies use, qemu64; issue 62).  Without it
 # systemd-random-seed.service waits for the entropy pool and startup ends
 # when the pool is ready.
-SEEDED_FAMILIES="r262 r252 e262"
+SEEDED_FAMILIES="r262 r252 e262 l262"
 # Families booted with more vCPUs than SMP's (qemu-run.sh -s).
 declare -A VCPUS=([e262]=8)
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
@@ -235,6 +245,8 @@ for a in stock reported favordynmods fdmreported finish; do
 done
 # Workload 17: the same on 8 vCPUs.
 for a in stock reported favordynmods; do APPEND[e262:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
+# Workload 18: workload 14's lazy family, seeded, wake-ups traced.
+for a in stock reported nolazy; do APPEND[l262:$a]="$RAM6 $L18TRACE bench.w14=$W18 ${ARM[$a]}"; done
 # Workload 11: each arm's image is in IMAGE_OF (boot()).
 APPEND[n257:stock]=$RAM6
 APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
@@ -246,9 +258,9 @@ declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiti
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900
-	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400)
+	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400 [l262]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262 l262"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -278,7 +290,8 @@ for w in $WORKLOADS; do
 		for a in stock reported favordynmods fdmreported finish; do kinds+=("$f:$a"); done
 	   done ;;
 	17) kinds+=(e262:stock e262:reported e262:favordynmods) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17" ;;
+	18) kinds+=(l262:stock l262:reported l262:nolazy) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -289,6 +302,8 @@ mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
 	die "workload 16 is not registered yet (bench/prereg-seeded.json is not committed): a pilot runs with BOOTS < 20"
 [ "$WORKLOADS" != 17 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-8cpu.json)" ] ||
 	die "workload 17 is not registered yet (bench/prereg-8cpu.json is not committed): a pilot runs with BOOTS < 20"
+[ "$WORKLOADS" != 18 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-lazy.json)" ] ||
+	die "workload 18 is not registered yet (bench/prereg-lazy.json is not committed): a pilot runs with BOOTS < 20"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -380,7 +395,7 @@ pack() {
 }
 # --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262 e262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
+	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262 e262 l262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -434,6 +449,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 15 ] && prereg=bench/prereg-plugin-cost.json
 	[ "$WORKLOADS" = 16 ] && prereg=bench/prereg-seeded.json
 	[ "$WORKLOADS" = 17 ] && prereg=bench/prereg-8cpu.json
+	[ "$WORKLOADS" = 18 ] && prereg=bench/prereg-lazy.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
@@ -628,6 +644,8 @@ elif [ "$WORKLOADS" = 16 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-seeded.json" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 17 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-8cpu.json" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 18 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-lazy.json" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
