@@ -69,6 +69,7 @@ for _f in S.SEEDED:
                                    ("crng_s", "s", "kernel: crng init done"),
                                    ("init_s", "s", "kernel: init launched"))
 METRICS["l262"] = S.L18_METRICS
+METRICS["k262"] = S.K19_METRICS
 
 
 def cmd_report(out, prereg):

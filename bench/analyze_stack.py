@@ -298,6 +298,16 @@ def parse_w14(path):
 # Workloads 16 to 18: workload 14's families, the guest's RNG seeded
 # (bench/run.sh SEEDED_FAMILIES); e262 on 8 vCPUs; l262 is z262's.
 SEEDED = ("r262", "r252", "e262", "l262")
+# Workload 19: workload 6's i262 (every wait with its stack), seeded, and
+# namespace_unlock()'s synchronize_rcu_expedited() waits per boot.
+K19_METRICS = (("nsu_n", "", "namespace_unlock() waits in userspace boot"),
+               ("nsu_ms", "ms", "their summed wait"),
+               ("nsu_other_ms", "ms", "the part waited by other processes (the review's number)"),
+               ("nsu_call_ms", "ms", "one wait, median per boot"),
+               ("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
+               ("startup_s", "s", "userspace boot time"),
+               ("crng_s", "s", "kernel: crng init done"),
+               ("init_s", "s", "kernel: init launched"))
 
 
 def crng_and_init(path):
@@ -323,7 +333,7 @@ def cmd_parse(works, out):
             runs.append(r)
         tag = "" if len(works) == 1 else os.path.basename(os.path.normpath(work)) + "."
         setup += [tag + l for l in open(os.path.join(work, "setup.txt"))]
-    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot", "a262", "a252", "z262") + SEEDED}
+    tables = {k: [] for k in ("i262", "s262", "i252", "lazy", "iboot", "a262", "a252", "z262", "k262") + SEEDED}
     callers, lazy_funcs = [], []
     for r in runs:
         if r["status"] != "ok":
@@ -366,6 +376,18 @@ def cmd_parse(works, out):
             if "startup_s" not in row or need not in row:
                 r["status"] = "unparsed"
                 continue
+            if family == "k262":
+                if row.get("gp_lost", 0):
+                    r["status"] = "unparsed"
+                    continue
+                crng, init = crng_and_init(log)
+                if crng is None or init is None or crng >= init:
+                    r["status"] = "unseeded"
+                    continue
+                nsu = [w for w in waits if w["caller"] == "namespace_unlock"]
+                row.update(crng_s=crng, init_s=init, nsu_n=len(nsu), nsu_ms=round(sum(w["ms"] for w in nsu), 3),
+                           nsu_other_ms=round(sum(w["ms"] for w in nsu if w["task"] == "other processes"), 3),
+                           nsu_call_ms=round(float(np.median([w["ms"] for w in nsu])), 3) if nsu else "")
             for f, v in row.pop("_lazy_funcs").items():
                 lazy_funcs.append({"seq": base["seq"], "arm": arm, "func": f, "n": len(v),
                                    "med_ms": round(float(np.median(v)), 3)})

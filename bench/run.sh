@@ -82,6 +82,9 @@
 #                 traced (power:cpu_idle) and a 300 s quiet window, no
 #                 churn or migrations: ARM stock, reported, nolazy
 #                 (bench/prereg-lazy.json)
+#   k262:ARM      workload 19 (issue 62), workload 6's i262 seeded (every
+#                 grace-period wait with its stack): namespace_unlock()'s
+#                 waits; ARM stock, reported, expedited (bench/prereg-nsu.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -143,6 +146,8 @@ elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 17 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-8cpu}
 elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 18 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-lazy}
+elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 19 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-nsu}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -194,7 +199,7 @@ ICOUNT="-icount shift=0,sleep=off"
 # in the CPU model the studies use, qemu64; issue 62).  Without it
 # systemd-random-seed.service waits for the entropy pool and startup ends
 # when the pool is ready.
-SEEDED_FAMILIES="r262 r252 e262 l262"
+SEEDED_FAMILIES="r262 r252 e262 l262 k262"
 # Families booted with more vCPUs than SMP's (qemu-run.sh -s).
 declare -A VCPUS=([e262]=8)
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
@@ -247,6 +252,8 @@ done
 for a in stock reported favordynmods; do APPEND[e262:$a]="$RAM6 $W14TRACE bench.w14=$W14 ${ARM[$a]}"; done
 # Workload 18: workload 14's lazy family, seeded, wake-ups traced.
 for a in stock reported nolazy; do APPEND[l262:$a]="$RAM6 $L18TRACE bench.w14=$W18 ${ARM[$a]}"; done
+# Workload 19: workload 6's i262, seeded.
+for a in stock reported expedited; do APPEND[k262:$a]="$RAM6 $STACKTRACE ${ARM[$a]}"; done
 # Workload 11: each arm's image is in IMAGE_OF (boot()).
 APPEND[n257:stock]=$RAM6
 APPEND[n257:knobs]="$RAM6 ${ARM[knobs]}"
@@ -258,9 +265,9 @@ declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiti
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900
-	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400 [l262]=900)
+	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400 [l262]=900 [k262]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262 l262"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262 l262 k262"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -291,7 +298,8 @@ for w in $WORKLOADS; do
 	   done ;;
 	17) kinds+=(e262:stock e262:reported e262:favordynmods) ;;
 	18) kinds+=(l262:stock l262:reported l262:nolazy) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18" ;;
+	19) kinds+=(k262:stock k262:reported k262:expedited) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -304,6 +312,8 @@ mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
 	die "workload 17 is not registered yet (bench/prereg-8cpu.json is not committed): a pilot runs with BOOTS < 20"
 [ "$WORKLOADS" != 18 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-lazy.json)" ] ||
 	die "workload 18 is not registered yet (bench/prereg-lazy.json is not committed): a pilot runs with BOOTS < 20"
+[ "$WORKLOADS" != 19 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-nsu.json)" ] ||
+	die "workload 19 is not registered yet (bench/prereg-nsu.json is not committed): a pilot runs with BOOTS < 20"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -395,7 +405,7 @@ pack() {
 }
 # --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262 e262 l262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
+	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262 e262 l262 k262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -450,6 +460,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 16 ] && prereg=bench/prereg-seeded.json
 	[ "$WORKLOADS" = 17 ] && prereg=bench/prereg-8cpu.json
 	[ "$WORKLOADS" = 18 ] && prereg=bench/prereg-lazy.json
+	[ "$WORKLOADS" = 19 ] && prereg=bench/prereg-nsu.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
@@ -646,6 +657,8 @@ elif [ "$WORKLOADS" = 17 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-8cpu.json" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 18 ]; then
 	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-lazy.json" "$WORK" "$OUT"
+elif [ "$WORKLOADS" = 19 ]; then
+	$PY "$TOP/bench/analyze_knobs.py" --prereg "$TOP/bench/prereg-nsu.json" "$WORK" "$OUT"
 else
 	$PY "$TOP/bench/analyze.py" parse "$WORK" "$OUT"
 	$PY "$TOP/bench/analyze.py" report "$OUT"
