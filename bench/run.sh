@@ -202,6 +202,10 @@ ICOUNT="-icount shift=0,sleep=off"
 SEEDED_FAMILIES="r262 r252 e262 l262 k262"
 # Families booted with more vCPUs than SMP's (qemu-run.sh -s).
 declare -A VCPUS=([e262]=8)
+# The families booted on each suite's systemd image (pack(): stack-SUITE),
+# as an initramfs, except s262 and s252 (a disk).
+SID_FAMILIES="s262 i262 lazy c262 a262 z262 r262 e262 l262 k262"
+BOOKWORM_FAMILIES="s252 i252 c252 a252 r252"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
@@ -405,7 +409,7 @@ pack() {
 }
 # --- Workload 6: the systemd images of both suites.
 for suite in sid bookworm; do
-	case $suite in sid) fams="s262 i262 lazy c262 a262 z262 r262 e262 l262 k262" ;; *) fams="s252 i252 c252 a252 r252" ;; esac
+	case $suite in sid) fams=$SID_FAMILIES ;; *) fams=$BOOKWORM_FAMILIES ;; esac
 	printf '%s\n' "${kinds[@]}" | grep -qE "^(${fams// /|}):" || continue
 	[ -f "$WORK/stack-$suite.ext4" ] && continue
 	img=$(bash "$TOP/scripts/rootfs.sh" "$suite") || die "scripts/rootfs.sh $suite failed"
@@ -544,18 +548,18 @@ boot() {
 	if [ "$family" = systemd ]; then
 		cp --sparse=always "$sd_image" "$disk"
 		args=(-d "$disk")
-	elif [[ $family == i262 || $family == lazy || $family == c262 || $family == a262 || $family == z262 || $family == r262 || $family == e262 ]]; then
-		args=(-i "$WORK/stack-sid.cpio")
-	elif [ -n "${IMAGE_OF[$kind]:-}" ]; then
-		args=(-i "$WORK/${IMAGE_OF[$kind]}.cpio")
-	elif [[ $family == i252 || $family == c252 || $family == a252 || $family == r252 ]]; then
-		args=(-i "$WORK/stack-bookworm.cpio")
 	elif [[ $family == s262 ]]; then
 		cp --sparse=always "$WORK/stack-sid.ext4" "$disk"
 		args=(-d "$disk")
 	elif [[ $family == s252 ]]; then
 		cp --sparse=always "$WORK/stack-bookworm.ext4" "$disk"
 		args=(-d "$disk")
+	elif [[ " $SID_FAMILIES " == *" $family "* ]]; then
+		args=(-i "$WORK/stack-sid.cpio")
+	elif [ -n "${IMAGE_OF[$kind]:-}" ]; then
+		args=(-i "$WORK/${IMAGE_OF[$kind]}.cpio")
+	elif [[ " $BOOKWORM_FAMILIES " == *" $family "* ]]; then
+		args=(-i "$WORK/stack-bookworm.cpio")
 	else
 		args=(-i "$WORK/initramfs.cpio.gz")
 	fi
