@@ -181,6 +181,18 @@ def parse_systemd_log(path):
     return row
 
 
+def crng_and_init(path):
+    """The kernel's own timestamps (s) of "random: crng init done" and of
+    init's launch in one boot's console log; None where absent."""
+    crng = init = None
+    for line in console_lines(path):
+        if crng is None and (m := CRNG_RE.search(line)):
+            crng = float(m.group(1))
+        elif init is None and (m := INIT_RE.search(line)):
+            init = float(m.group(1))
+    return crng, init
+
+
 def write_csv(path, rows, first):
     keys = list(first)
     for r in rows:

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Analysis of the plugin studies, "WORKLOADS=7 make bench" (issue 26's
 plugin, bench/prereg-plugin.json), "WORKLOADS=12 make bench" (the static
-unit and its script, bench/prereg-plugin-static.json) and "WORKLOADS=15
-make bench" (the same, ordered last again: bench/prereg-plugin-cost.json):
-what the systemd plugin costs the boot.  The pre-registration is the one setup.txt names
+unit and its script, bench/prereg-plugin-static.json), "WORKLOADS=15
+make bench" (the same, ordered last again: bench/prereg-plugin-cost.json)
+and "WORKLOADS=20 make bench" (workload 15 with the RNG seeded and the
+script's exec traced: bench/prereg-plugin-seeded.json): what the systemd
+plugin costs the boot.  The pre-registration is the one setup.txt names
 (its prereg_commit line), so --report reads the same file again.
 
   analyze_plugin.py WORKDIR OUTDIR
@@ -27,7 +29,12 @@ import numpy as np
 import analyze as A
 
 PREREG_RE = re.compile(r"^prereg_commit: (bench/prereg-plugin[a-z-]*\.json):", re.M)
-FAMILIES = {"c262": "Debian sid, systemd 262, -icount", "c252": "Debian bookworm, systemd 252, -icount"}
+# Every family's title; a report shows its registration's families.
+FAMILIES = {"c262": "Debian sid, systemd 262, -icount", "c252": "Debian bookworm, systemd 252, -icount",
+            "p262": "Debian sid, systemd 262, -icount, the RNG seeded",
+            "p252": "Debian bookworm, systemd 252, -icount, the RNG seeded"}
+# Workload 20's: a boot counts only if the RNG was seeded before init launch.
+SEEDED = ("p262", "p252")
 ARMS = ("plugin", "masked")
 METRICS = (("finish_after_default_s", "default.target -> FinishTimestamp"),
            ("startup_s", "UserspaceTimestamp -> FinishTimestamp (userspace boot)"))
@@ -50,7 +57,12 @@ def prereg_of(out):
     return json.load(open(os.path.join(A.HERE, os.path.basename(name)))), name
 FIELDS = ["seq", "round", "family", "arm", "startup_s", "default_target_s", "finish_after_default_s",
           "end_reason", "end_by", "report_lag_s", "report_lag_window_ms", "wall_s", "log"]
+# Workload 20's columns, written only where a row has them (the earlier
+# studies' CSVs keep theirs): the script's exec against FinishTimestamp,
+# and the kernel's timestamps of the RNG's seeding and of init's launch.
+SEEDED_FIELDS = ["script_exec_s", "crng_s", "init_s"]
 SYNC_RE = re.compile(r"^sync\.(\d+)=(\d+) (\d+)$")
+EXEC_RE = re.compile(r"^exec=([0-9.]+) \d+ \S*user-booted-report$")
 MARK_RE = re.compile(r"^dmesg=\[ *([0-9.]+)\] user-booted-e2e: clock sync (\d+)$")
 
 
@@ -77,6 +89,8 @@ def parse_log(path):
         elif MARK_RE.match(body):
             m = MARK_RE.match(body)
             mark[m[2]] = float(m[1])
+        elif EXEC_RE.match(body) and "script_exec_ts" not in row:
+            row["script_exec_ts"] = float(EXEC_RE.match(body)[1])
         elif end_ts is None and A.END_RE.search(body):
             end_ts = float(A.END_RE.search(body)[1])
     # A boot that never finished starting up shows FinishTimestamp 0.
@@ -93,6 +107,10 @@ def parse_log(path):
         hi = end_ts - mark[i] + sync[i][1] / 1e9 - row["FinishTimestampMonotonic"] / 1e6
         row["report_lag_s"] = round((lo + hi) / 2, 4)
         row["report_lag_window_ms"] = round((hi - lo) * 1e3, 3)
+    # The exec trace's clock is CLOCK_MONOTONIC, as FinishTimestamp's:
+    # below 0, the script ran inside startup.
+    if "script_exec_ts" in row and "finish_after_default_s" in row:
+        row["script_exec_s"] = round(row["script_exec_ts"] - row["FinishTimestampMonotonic"] / 1e6, 6)
     return row
 
 
@@ -103,7 +121,7 @@ def boot_row(r, family, arm, p):
             "finish_after_default_s": round(p["finish_after_default_s"], 6),
             "end_reason": p.get("end_reason", ""), "end_by": p.get("end_by", ""),
             "report_lag_s": p.get("report_lag_s", ""), "report_lag_window_ms": p.get("report_lag_window_ms", ""),
-            "wall_s": r["wall_s"], "log": r["log"]}
+            "wall_s": r["wall_s"], "log": r["log"], **{k: p[k] for k in SEEDED_FIELDS if k in p}}
 
 
 def cmd_parse(work, out):
@@ -118,10 +136,17 @@ def cmd_parse(work, out):
         if "finish_after_default_s" not in p:
             r["status"] = "unparsed"
             continue
+        if family in SEEDED:
+            crng, init = A.crng_and_init(os.path.join(work, r["log"]))
+            if crng is None or init is None or crng >= init:
+                r["status"] = "unseeded"
+                continue
+            p.update(crng_s=crng, init_s=init)
         rows.append(boot_row(r, family, arm, p))
     for row in rows:  # where the log is committed, relative to OUT
         row["log"] = A.committed_log(work, out, row["log"])
-    A.write_csv(os.path.join(out, "plugin.csv"), rows, FIELDS)
+    A.write_csv(os.path.join(out, "plugin.csv"), rows,
+                FIELDS + [k for k in SEEDED_FIELDS if any(k in row for row in rows)])
     A.keep_runs(work, out, runs)
 
 
@@ -185,6 +210,7 @@ def cmd_report(out):
     bound_of = {t["id"]: t.get("bound") for t in pre["targets"]}
     test_of = {t["id"]: t["test"] for t in pre["targets"]}
     comm = pre.get("reporter_comm", HELPER_COMM)
+    families = {f: FAMILIES[f] for f in pre["families"]}
     rows = list(csv.DictReader(open(os.path.join(out, "plugin.csv"))))
     runs = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
     L = []
@@ -205,7 +231,7 @@ def cmd_report(out):
           pre["arms"]["plugin"], pre["arms"]["masked"]))
     # Paired tests first, for Holm over all of them.
     tests, ps = {}, {}
-    for fam in FAMILIES:
+    for fam in families:
         for metric, _ in METRICS:
             rounds, d = paired(rows, fam, metric)
             tests[(fam, metric)] = (rounds, d)
@@ -213,7 +239,7 @@ def cmd_report(out):
     adj = A.holm(ps)
     n_reg = pre["boots_per_arm"]
     verdicts, readings = [], []
-    for fam, title in FAMILIES.items():
+    for fam, title in families.items():
         fr = [r for r in rows if r["family"] == fam]
         w("## %s\n" % title)
         if not fr:
@@ -289,6 +315,28 @@ def cmd_report(out):
                              tid, "MET" if pl and not bad else "NOT MET", short(len(pl), n_reg),
                              len(pl) - len(bad), len(pl), comm, bound,
                              "; max %.3f s" % max(lags) if lags else "")))
+        # Workload 20: the lag where the script's exec came at or after
+        # FinishTimestamp (the job forked at startup's end), not before it.
+        tid = "%s-LAG-AFTER" % fam.upper()
+        if tid in test_of:
+            bound = bound_of[tid]
+            timed = [r for r in pl if r.get("script_exec_s", "") != ""]
+            after = [r for r in timed if float(r["script_exec_s"]) >= 0]
+            bad = [r for r in after if r["end_reason"] != "reported" or r["end_by"] != comm or
+                   r["report_lag_s"] == "" or float(r["report_lag_s"]) > bound]
+            lags = [float(r["report_lag_s"]) for r in after if r["report_lag_s"] != ""]
+            w("Plugin arm, the script's exec against FinishTimestamp: at or after it in %d of %d boots with the "
+              "exec traced (%d plugin boots)%s.\n" % (
+                  len(after), len(timed), len(pl),
+                  "; its median %.3f s, range %.3f to %.3f s" % (
+                      float(np.median([float(r["script_exec_s"]) for r in timed])),
+                      min(float(r["script_exec_s"]) for r in timed), max(float(r["script_exec_s"]) for r in timed))
+                  if timed else ""))
+            verdicts.append((tid, "%s: %s%s: %d of %d plugin boots whose script's exec came at or after "
+                             "FinishTimestamp ended 'reported' by %s within %.1f s of it%s" % (
+                                 tid, "MET" if after and not bad else "NOT MET", short(len(pl), n_reg),
+                                 len(after) - len(bad), len(after), comm, bound,
+                                 "; median %.3f s, max %.3f s" % (float(np.median(lags)), max(lags)) if lags else "")))
     w("## Targets\n")
     for t in pre["targets"]:
         v = [x[1] for x in verdicts if x[0] == t["id"]]
@@ -301,7 +349,7 @@ def cmd_report(out):
         L.extend(readings)
         w("")
     # The verdicts first, where a reader starts.
-    top = L.index("## %s\n" % next(iter(FAMILIES.values()))) if ("## %s\n" % next(iter(FAMILIES.values()))) in L \
+    top = L.index("## %s\n" % next(iter(families.values()))) if ("## %s\n" % next(iter(families.values()))) in L \
         else len(L)
     L[top:top] = A.summary_lines([x[1] for x in verdicts])
     w("## Boots\n")
@@ -311,7 +359,7 @@ def cmd_report(out):
         w("- %s: %d boots, %d ok%s" % (kind, len(rs), len(rs) - len(bad),
                                        "; not used: " + ", ".join("%s (%s)" % (r["seq"], r["status"]) for r in bad)
                                        if bad else ""))
-    for fam in FAMILIES:
+    for fam in families:
         for metric, _ in METRICS[:1]:
             rounds, _ = tests[(fam, metric)]
             allr = sorted({r["round"] for r in rows if r["family"] == fam and r["round"] != "extra"}, key=int)

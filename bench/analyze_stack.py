@@ -310,18 +310,6 @@ K19_METRICS = (("nsu_n", "", "namespace_unlock() waits in userspace boot"),
                ("init_s", "s", "kernel: init launched"))
 
 
-def crng_and_init(path):
-    """The kernel's own timestamps (s) of "random: crng init done" and of
-    init's launch in one boot's console log; None where absent."""
-    crng = init = None
-    for line in A.console_lines(path):
-        if crng is None and (m := A.CRNG_RE.search(line)):
-            crng = float(m.group(1))
-        elif init is None and (m := A.INIT_RE.search(line)):
-            init = float(m.group(1))
-    return crng, init
-
-
 def cmd_parse(works, out):
     os.makedirs(out, exist_ok=True)
     runs, setup, where = [], [], {}
@@ -354,7 +342,7 @@ def cmd_parse(works, out):
             if family in SEEDED:
                 # Valid only if the RNG was seeded before init launch: then
                 # no window can end on the entropy pool.
-                crng, init = crng_and_init(log)
+                crng, init = A.crng_and_init(log)
                 if crng is None or init is None or crng >= init:
                     r["status"] = "unseeded"
                     continue
@@ -380,7 +368,7 @@ def cmd_parse(works, out):
                 if row.get("gp_lost", 0):
                     r["status"] = "unparsed"
                     continue
-                crng, init = crng_and_init(log)
+                crng, init = A.crng_and_init(log)
                 if crng is None or init is None or crng >= init:
                     r["status"] = "unseeded"
                     continue

@@ -85,6 +85,10 @@
 #   k262:ARM      workload 19 (issue 62), workload 6's i262 seeded (every
 #                 grace-period wait with its stack): namespace_unlock()'s
 #                 waits; ARM stock, reported, expedited (bench/prereg-nsu.json)
+#   p262:ARM, p252:ARM  workload 20 (issue 62), workload 15's c262 and c252
+#                 with the RNG seeded and every exec traced (when the
+#                 plugin's script ran): ARM plugin, masked
+#                 (bench/prereg-plugin-seeded.json)
 #   n257:ARM      workload 11 (issues 25, 26), Debian trixie's systemd 257
 #                 (the one whose source the mirror has) as c262: ARM stock
 #                 and knobs (no plugin), waiting (no plugin, boot mode: nothing
@@ -148,6 +152,8 @@ elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 18 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-lazy}
 elif [ "$BOOTS" -ge 20 ] && [ "$WORKLOADS" = 19 ]; then
 	OUT=${BENCH_OUT:-$TOP/bench/results-nsu}
+elif [ "$BOOTS" -ge 24 ] && [ "$WORKLOADS" = 20 ]; then
+	OUT=${BENCH_OUT:-$TOP/bench/results-plugin-seeded}
 else
 	OUT=${BENCH_OUT:-$WORK/results}
 fi
@@ -199,13 +205,13 @@ ICOUNT="-icount shift=0,sleep=off"
 # in the CPU model the studies use, qemu64; issue 62).  Without it
 # systemd-random-seed.service waits for the entropy pool and startup ends
 # when the pool is ready.
-SEEDED_FAMILIES="r262 r252 e262 l262 k262"
+SEEDED_FAMILIES="r262 r252 e262 l262 k262 p262 p252"
 # Families booted with more vCPUs than SMP's (qemu-run.sh -s).
 declare -A VCPUS=([e262]=8)
 # The families booted on each suite's systemd image (pack(): stack-SUITE),
 # as an initramfs, except s262 and s252 (a disk).
-SID_FAMILIES="s262 i262 lazy c262 a262 z262 r262 e262 l262 k262"
-BOOKWORM_FAMILIES="s252 i252 c252 a252 r252"
+SID_FAMILIES="s262 i262 lazy c262 a262 z262 r262 e262 l262 k262 p262"
+BOOKWORM_FAMILIES="s252 i252 c252 a252 r252 p252"
 W12="ub.run=bench-boot bench.iso=$ISO bench.rounds=$ROUNDS bench.mb=$MB bench.win=$WIN bench.period=100 bench.spin=1 $TRACE"
 declare -A APPEND=(
 	[boot:A]="$W12 bench.idle=$IDLE"
@@ -235,6 +241,13 @@ APPEND[c262:plugin]="$RAM6 user_booted_reported"
 APPEND[c262:masked]="$RAM6 user_booted_reported systemd.mask=user-booted.service e2e.nowait"
 APPEND[c252:plugin]=${APPEND[c262:plugin]}
 APPEND[c252:masked]=${APPEND[c262:masked]}
+# Workload 20: the same, seeded, each exec traced on systemd's clock (the
+# probe prints when the plugin's script ran; scripts/systemd-e2e.sh's trace).
+EXECTRACE="trace_event=sched:sched_process_exec trace_clock=mono trace_buf_size=1M"
+for f in p262 p252; do
+	APPEND[$f:plugin]="${APPEND[c262:plugin]} $EXECTRACE"
+	APPEND[$f:masked]="${APPEND[c262:masked]} $EXECTRACE"
+done
 # Workload 8: fork+exit and migrations, under -icount.
 declare -A FORK_ARM=([stock]="" [reported]="user_booted_reported" [favordynmods]="cgroup_favordynmods=1")
 for a in stock reported favordynmods; do
@@ -269,9 +282,9 @@ declare -A IMAGE_OF=([n257:stock]=n257-stock [n257:knobs]=n257-stock [n257:waiti
 	[n257:plugin]=n257-plugin [n257:native]=n257-native)
 declare -A TIMEOUT=([boot]=240 [notify]=120 [systemd]=300
 	[s262]=400 [s252]=400 [i262]=900 [i252]=900 [lazy]=900 [iboot]=600 [c262]=900 [c252]=900 [ifork]=600 [n257]=900
-	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400 [l262]=900 [k262]=900)
+	[a262]=900 [a252]=900 [z262]=900 [r262]=900 [r252]=900 [e262]=2400 [l262]=900 [k262]=900 [p262]=900 [p252]=900)
 # The -icount families: deterministic, so they may run JOBS at a time.
-DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262 l262 k262"
+DETERMINISTIC="i262 i252 lazy iboot c262 c252 ifork n257 a262 a252 z262 r262 r252 e262 l262 k262 p262 p252"
 deterministic() { [[ " $DETERMINISTIC " == *" ${1%%:*} "* ]]; }
 
 kinds=()
@@ -303,7 +316,8 @@ for w in $WORKLOADS; do
 	17) kinds+=(e262:stock e262:reported e262:favordynmods) ;;
 	18) kinds+=(l262:stock l262:reported l262:nolazy) ;;
 	19) kinds+=(k262:stock k262:reported k262:expedited) ;;
-	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19" ;;
+	20) kinds+=(p262:plugin p262:masked p252:plugin p252:masked) ;;
+	*) die "WORKLOADS: 1 (with 2), 3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20" ;;
 	esac
 done
 mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
@@ -318,6 +332,8 @@ mapfile -t kinds < <(printf '%s\n' "${kinds[@]}" | sort -u)
 	die "workload 18 is not registered yet (bench/prereg-lazy.json is not committed): a pilot runs with BOOTS < 20"
 [ "$WORKLOADS" != 19 ] || [ "$BOOTS" -lt 20 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-nsu.json)" ] ||
 	die "workload 19 is not registered yet (bench/prereg-nsu.json is not committed): a pilot runs with BOOTS < 20"
+[ "$WORKLOADS" != 20 ] || [ "$BOOTS" -lt 24 ] || [ -n "$(git -C "$TOP" log -1 --format=%H -- bench/prereg-plugin-seeded.json)" ] ||
+	die "workload 20 is not registered yet (bench/prereg-plugin-seeded.json is not committed): a pilot runs with BOOTS < 24"
 
 if [ "${RESUME:-0}" != 1 ]; then
 	rm -rf "$WORK" && mkdir -p "$WORK/logs"
@@ -465,6 +481,7 @@ if [ ! -f "$setup" ]; then
 	[ "$WORKLOADS" = 17 ] && prereg=bench/prereg-8cpu.json
 	[ "$WORKLOADS" = 18 ] && prereg=bench/prereg-lazy.json
 	[ "$WORKLOADS" = 19 ] && prereg=bench/prereg-nsu.json
+	[ "$WORKLOADS" = 20 ] && prereg=bench/prereg-plugin-seeded.json
 	note prereg_commit "$prereg: $(git -C "$TOP" log -1 --format='%H %cI' -- "$prereg")"
 	note kernel_image "$WORK/bzImage sha1 $(sha1sum <"$WORK/bzImage" | cut -d' ' -f1), from build/bzImage of $(date -u -r "$BUILD/bzImage" +%Y-%m-%dT%H:%M:%SZ)"
 	note rootfs_updated "${ROOTFS_UPDATED:-1}: scripts/rootfs.sh's images are past their first boot (/etc/.updated, /var/.updated) where the suite has systemd-update-done (sid, trixie; not bookworm); ROOTFS_UPDATED=0 boots a first boot every time, as workloads 4 to 12 did"
@@ -643,7 +660,7 @@ log "console logs: ${keep#"$TOP"/}/logs/ (xz)"
 log "analysis"
 if [ "$WORKLOADS" = 6 ]; then
 	$PY "$TOP/bench/analyze_stack.py" "$WORK" "$OUT"
-elif [ "$WORKLOADS" = 7 ] || [ "$WORKLOADS" = 12 ] || [ "$WORKLOADS" = 15 ]; then
+elif [ "$WORKLOADS" = 7 ] || [ "$WORKLOADS" = 12 ] || [ "$WORKLOADS" = 15 ] || [ "$WORKLOADS" = 20 ]; then
 	$PY "$TOP/bench/analyze_plugin.py" "$WORK" "$OUT"
 elif [ "$WORKLOADS" = 8 ]; then
 	$PY "$TOP/bench/analyze_fork.py" "$WORK" "$OUT"
