@@ -304,6 +304,7 @@ K19_METRICS = (("nsu_n", "", "namespace_unlock() waits in userspace boot"),
                ("nsu_ms", "ms", "their summed wait"),
                ("nsu_other_ms", "ms", "the part waited by other processes (the review's number)"),
                ("nsu_call_ms", "ms", "one wait, median per boot"),
+               ("unknown_caller_ms", "ms", "waits whose stack was lost (no caller: in no nsu_ metric)"),
                ("gp_ms", "ms", "all tasks' grace-period wait in userspace boot"),
                ("startup_s", "s", "userspace boot time"),
                ("crng_s", "s", "kernel: crng init done"),
@@ -375,7 +376,7 @@ def cmd_parse(works, out):
                 nsu = [w for w in waits if w["caller"] == "namespace_unlock"]
                 row.update(crng_s=crng, init_s=init, nsu_n=len(nsu), nsu_ms=round(sum(w["ms"] for w in nsu), 3),
                            nsu_other_ms=round(sum(w["ms"] for w in nsu if w["task"] == "other processes"), 3),
-                           nsu_call_ms=round(float(np.median([w["ms"] for w in nsu])), 3) if nsu else "")
+                           nsu_call_ms=round(float(np.median([w["ms"] for w in nsu])), 4) if nsu else "")
             for f, v in row.pop("_lazy_funcs").items():
                 lazy_funcs.append({"seq": base["seq"], "arm": arm, "func": f, "n": len(v),
                                    "med_ms": round(float(np.median(v)), 3)})
