@@ -601,8 +601,8 @@ def paired_targets(prereg, boots):
     return rows
 
 
-def write_paired_report(path, prereg_path, prereg, boots, skipped, rows):
-    ms = lambda v: '-' if v is None else '%+.1f ms' % (1000 * v)
+def report_head(prereg_path, prereg, boots, skipped):
+    """Both reports' title, provenance and boots per family and arm."""
     out = ['# Independent recomputation: %s' % prereg.get('title', prereg_path), '',
            'By `bench/verify/recompute.py` (no code shared with bench/analyze*.py) from the console logs;'
            ' registration `%s`. Per-boot values: `perboot.csv`; targets: `targets.csv`.' % prereg_path, '',
@@ -610,9 +610,16 @@ def write_paired_report(path, prereg_path, prereg, boots, skipped, rows):
     for fam in prereg['families']:
         for arm in prereg['arms']:
             bs = [b for b in boots if b['family'] == fam and b['arm'] == arm]
-            out.append('- %s:%s: %d ok in runs.csv, %d counted' % (fam, arm, len(bs), sum(b['counted'] for b in bs)))
+            if bs:
+                out.append('- %s:%s: %d ok in runs.csv, %d counted' % (fam, arm, len(bs), sum(b['counted'] for b in bs)))
     out += ['- excluded: %s (%s)' % (b['log'], b['excluded_why']) for b in boots if not b['counted']]
     out += ['- not ok in runs.csv: seq %s %s (%s)' % s for s in skipped]
+    return out
+
+
+def write_paired_report(path, prereg_path, prereg, boots, skipped, rows):
+    ms = lambda v: '-' if v is None else '%+.1f ms' % (1000 * v)
+    out = report_head(prereg_path, prereg, boots, skipped)
     said = re.search(r'Holm\S* correction over the (\w+) paired tests', prereg.get('statistics', ''))
     k = sum('p' in r for r in rows)
     out += ['', 'Holm family: %d paired tests%s.' % (k, ' (the registration says "%s")' % said.group(1) if said else ''),
@@ -649,20 +656,7 @@ def g4(v):
 
 
 def write_report(path, prereg_path, prereg, boots, skipped, rows, power):
-    out = ['# Independent recomputation: %s' % prereg.get('title', prereg_path), '',
-           'By `bench/verify/recompute.py` (no code shared with bench/analyze*.py) from the console logs;'
-           ' registration `%s`. Per-boot values: `perboot.csv`; targets: `targets.csv`.' % prereg_path, '',
-           '## Boots', '']
-    for fam in prereg['families']:
-        for arm in prereg['arms']:
-            bs = [b for b in boots if b['family'] == fam and b['arm'] == arm]
-            if bs:
-                out.append('- %s:%s: %d ok in runs.csv, %d counted' % (fam, arm, len(bs), sum(b['counted'] for b in bs)))
-    for b in boots:
-        if not b['counted']:
-            out.append('- excluded: %s (%s)' % (b['log'], b['excluded_why']))
-    for s in skipped:
-        out.append('- not ok in runs.csv: seq %s %s (%s)' % s)
+    out = report_head(prereg_path, prereg, boots, skipped)
     said = re.search(r'Holm over (?:all )?(?:the )?(\d+)', prereg.get('statistics', ''))
     k = sum(r['test'] == 'direction' for r in rows)
     out += ['', 'Holm family: %d direction targets%s.' % (k, '' if not said else
